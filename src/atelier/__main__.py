@@ -1,0 +1,3 @@
+from atelier.cli import main
+
+raise SystemExit(main())

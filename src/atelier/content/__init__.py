@@ -1,0 +1,1 @@
+"""Data: decks, locations and interface strings, per language."""

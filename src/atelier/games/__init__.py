@@ -1,0 +1,1 @@
+"""Pure game rules: no sockets, clocks, databases or threads."""

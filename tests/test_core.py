@@ -1,0 +1,27 @@
+from atelier.cli import main
+from atelier.games.core import RuleError
+from atelier.i18n import pick_language, translate
+
+
+def test_rule_error_speaks_three_languages() -> None:
+    err = RuleError("seat_count", min=3, max=6)
+    messages = err.messages()
+    assert messages["en"] == "This game needs 3 to 6 players."
+    assert "3" in messages["de"] and "6" in messages["uk"]
+    assert len(set(messages.values())) == 3
+
+
+def test_browser_language_is_matched_to_a_supported_one() -> None:
+    assert pick_language("de-AT,de;q=0.9,en;q=0.8") == "de"
+    assert pick_language("uk-UA") == "uk"
+    assert pick_language("fr-FR") == "en"
+    assert pick_language(None) == "en"
+
+
+def test_unknown_key_falls_back_to_the_key() -> None:
+    assert translate("no.such.key", "de") == "no.such.key"
+
+
+def test_unknown_command_is_a_usage_error(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["frobnicate"]) == 2
+    assert "usage: atelier" in capsys.readouterr().err
