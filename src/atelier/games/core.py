@@ -122,3 +122,9 @@ class DrawingGame(Game[S], Protocol[S]):
     def may_draw(self, state: S, seat: int) -> bool:
         """Whether ``seat`` may put ink on its canvas right now."""
         ...
+
+    def ink_visible(self, state: S, drawer: int, viewer: int | None) -> bool:
+        """Whether ``viewer`` (None: a spectator) may see ``drawer``'s ink now.
+        Pictomania: always; Incognito: only the drawer until the drawings are
+        turned over. The server holds back ink, and sends it once visible."""
+        ...
