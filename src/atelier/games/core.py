@@ -128,3 +128,9 @@ class DrawingGame(Game[S], Protocol[S]):
         Pictomania: always; Incognito: only the drawer until the drawings are
         turned over. The server holds back ink, and sends it once visible."""
         ...
+
+    def ink_tools(self, state: S, seat: int) -> frozenset[str]:
+        """Which ink operations ``seat`` may use now, a subset of
+        ``{"pen", "eraser", "undo", "clear"}`` (pencil on paper has no eraser;
+        a wipeable board has). The server refuses the others."""
+        ...
