@@ -134,3 +134,18 @@ class DrawingGame(Game[S], Protocol[S]):
         ``{"pen", "eraser", "undo", "clear"}`` (pencil on paper has no eraser;
         a wipeable board has). The server refuses the others."""
         ...
+
+
+class BotGame(Game[S], Protocol[S]):
+    """A game with computer players (Piet against the computer)."""
+
+    def computer_seats(self, settings: Mapping[str, JSON]) -> dict[int, str]:
+        """Seats the computer takes under these settings, with display names;
+        the server seats human players in the others, in joining order."""
+        ...
+
+    def bot_action(self, state: S, seat: int) -> dict[str, JSON] | None:
+        """The action computer ``seat`` takes now, or None when it has none to
+        take. Pure and deterministic given the state; may think for up to a
+        second or two, so the server runs it off the event loop."""
+        ...
