@@ -18,6 +18,10 @@ from importlib.resources.abc import Traversable
 
 LEVELS: tuple[int, ...] = (1, 2, 3, 4)
 WORDS_PER_CARD = 7
+MAX_WORD_LENGTH = 32
+"""Longest word or phrase on a card: it has to fit a phone-sized card display."""
+MAX_THEME_LENGTH = 40
+MAX_LOCATION_LENGTH = 64
 
 
 @dataclass(frozen=True)
@@ -37,8 +41,13 @@ class Item:
     text: str
 
 
+def content_root() -> Traversable:
+    """The folder holding ``decks/`` and ``strings/``."""
+    return resources.files("atelier") / "content"
+
+
 def _root() -> Traversable:
-    return resources.files("atelier") / "content" / "decks"
+    return content_root() / "decks"
 
 
 @cache
@@ -50,9 +59,7 @@ def pictomania_cards(lang: str) -> dict[int, tuple[Card, ...]]:
         cards: list[Card] = []
         if path.is_file():
             for raw in json.loads(path.read_text(encoding="utf-8"))["cards"]:
-                cards.append(
-                    Card(raw["id"], level, tuple(raw["words"]), raw.get("theme", ""))
-                )
+                cards.append(Card(raw["id"], level, tuple(raw["words"]), raw.get("theme", "")))
         result[level] = tuple(cards)
     return result
 

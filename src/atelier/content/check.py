@@ -1,0 +1,441 @@
+"""Checks of all content: Pictomania decks, Incognito words and locations,
+interface strings.
+
+The card checks are pure functions over parsed data, shared with custom decks
+(:mod:`atelier.content.custom`). Each problem is a :class:`Finding`: a code
+and its parameters, whose message is ``error.<code>`` in
+``strings/content.json``, so the same problem reads the same in the command's
+output and in a host's browser.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import string
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib.resources.abc import Traversable
+from typing import Any
+
+from atelier.content.decks import (
+    LEVELS,
+    MAX_LOCATION_LENGTH,
+    MAX_THEME_LENGTH,
+    MAX_WORD_LENGTH,
+    WORDS_PER_CARD,
+)
+from atelier.i18n import LANGUAGES, translate
+
+_LEVEL_FILE = re.compile(r"level(\d+)\.json")
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One problem: ``code`` keys the message ``error.<code>``."""
+
+    code: str
+    params: dict[str, Any] = field(default_factory=dict)
+
+    def message(self, lang: str = "en") -> str:
+        return translate(f"error.{self.code}", lang, **self.params)
+
+
+@dataclass(frozen=True)
+class Problem:
+    """A finding in a file, named relative to the content folder."""
+
+    file: str
+    finding: Finding
+
+    def line(self) -> str:
+        return f"{self.file}: {self.finding.message()}"
+
+
+def norm(text: str) -> str:
+    """How two entries are compared for duplicates: trimmed, case-insensitive."""
+    return " ".join(text.split()).casefold()
+
+
+# --- one card --------------------------------------------------------------
+
+
+def _text_findings(
+    card: object, position: int, text: str, limit: int, what: str = "word"
+) -> Iterator[Finding]:
+    """Empty, padded or too long: ``what`` is "word" or "theme"."""
+    if not text.strip():
+        yield Finding(f"deck_{what}_empty", {"card": card, "position": position})
+    elif text != text.strip():
+        yield Finding(f"deck_{what}_spaces", {"card": card, "position": position, "word": text})
+    elif len(text) > limit:
+        yield Finding(
+            f"deck_{what}_too_long",
+            {"card": card, "position": position, "word": text, "max": limit},
+        )
+
+
+def card_findings(card: object, words: object, theme: object = "") -> list[Finding]:
+    """Problems of one card on its own; ``card`` labels it (id or number)."""
+    if not isinstance(words, list):
+        return [Finding("deck_words_missing", {"card": card})]
+    found: list[Finding] = []
+    if len(words) != WORDS_PER_CARD:
+        found.append(
+            Finding(
+                "deck_card_size", {"card": card, "count": len(words), "expected": WORDS_PER_CARD}
+            )
+        )
+    first_at: dict[str, int] = {}
+    for position, word in enumerate(words, 1):
+        if not isinstance(word, str):
+            found.append(Finding("deck_word_not_text", {"card": card, "position": position}))
+            continue
+        found.extend(_text_findings(card, position, word, MAX_WORD_LENGTH))
+        key = norm(word)
+        if not key:
+            continue
+        if key in first_at:
+            found.append(
+                Finding(
+                    "deck_word_twice",
+                    {
+                        "card": card,
+                        "word": word.strip(),
+                        "first": first_at[key],
+                        "second": position,
+                    },
+                )
+            )
+        else:
+            first_at[key] = position
+    if not isinstance(theme, str):
+        found.append(Finding("deck_theme_not_text", {"card": card}))
+    elif theme:
+        found.extend(f for f in _text_findings(card, 0, theme, MAX_THEME_LENGTH, "theme"))
+    return found
+
+
+def repeated_words(cards: Iterable[tuple[object, object]]) -> list[Finding]:
+    """Words on more than one card of a level: each card (label, words) after
+    the first that holds a word names the card that had it first."""
+    first_card: dict[str, object] = {}
+    found: list[Finding] = []
+    for label, words in cards:
+        if not isinstance(words, list):
+            continue
+        for word in dict.fromkeys(w for w in words if isinstance(w, str)):
+            key = norm(word)
+            if not key:
+                continue
+            if key in first_card and first_card[key] != label:
+                found.append(
+                    Finding(
+                        "deck_word_repeated",
+                        {"card": label, "word": word.strip(), "other": first_card[key]},
+                    )
+                )
+            else:
+                first_card.setdefault(key, label)
+    return found
+
+
+def duplicate_ids(ids: Iterable[str]) -> list[Finding]:
+    seen: set[str] = set()
+    found: list[Finding] = []
+    for card_id in ids:
+        if card_id in seen:
+            found.append(Finding("deck_id_duplicate", {"id": card_id}))
+        seen.add(card_id)
+    return found
+
+
+# --- files -------------------------------------------------------------------
+
+
+@dataclass
+class _Report:
+    problems: list[Problem] = field(default_factory=list)
+
+    def add(self, file: str, code: str, **params: Any) -> None:
+        self.problems.append(Problem(file, Finding(code, params)))
+
+    def extend(self, file: str, findings: Iterable[Finding]) -> None:
+        self.problems.extend(Problem(file, f) for f in findings)
+
+
+def _read_json(entry: Traversable, file: str, report: _Report) -> Any:
+    try:
+        return json.loads(entry.read_text(encoding="utf-8"))
+    except UnicodeDecodeError:
+        report.add(file, "content_not_utf8")
+    except json.JSONDecodeError as exc:
+        report.add(file, "content_bad_json", line=exc.lineno, column=exc.colno, error=exc.msg)
+    return None
+
+
+def _missing_per_language(
+    ids_by_lang: Mapping[str, Sequence[str]], file_of: Mapping[str, str], report: _Report
+) -> None:
+    """Every id present in one language must be present in all of them."""
+    everywhere: dict[str, None] = {}
+    for ids in ids_by_lang.values():
+        everywhere.update(dict.fromkeys(ids))
+    for lang, ids in ids_by_lang.items():
+        have = set(ids)
+        for card_id in everywhere:
+            if card_id not in have:
+                others = [o for o, o_ids in ids_by_lang.items() if card_id in o_ids]
+                report.add(
+                    file_of[lang], "content_id_missing", id=card_id, others=", ".join(others)
+                )
+
+
+def _dirs(folder: Traversable) -> list[Traversable]:
+    if not folder.is_dir():
+        return []
+    # Hidden files (.keep, editor swap files) are not content.
+    visible = (e for e in folder.iterdir() if not e.name.startswith("."))
+    return sorted(visible, key=lambda e: e.name)
+
+
+def _check_level_file(data: Any, file: str, level: int, report: _Report) -> list[str]:
+    """Checks one level file; returns its card ids in order."""
+    if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
+        report.add(file, "deck_bad_shape")
+        return []
+    ids: list[str] = []
+    labelled: list[tuple[object, object]] = []
+    id_pattern = re.compile(rf"L{level}-\d{{3}}")
+    for number, raw in enumerate(data["cards"], 1):
+        if not isinstance(raw, dict):
+            report.add(file, "deck_card_not_object", card=number)
+            continue
+        card_id = raw.get("id")
+        label: object = number
+        if not isinstance(card_id, str) or not card_id:
+            report.add(file, "deck_id_missing", card=number)
+        else:
+            label = card_id
+            ids.append(card_id)
+            if not id_pattern.fullmatch(card_id):
+                report.add(file, "deck_id_level", id=card_id, level=level, example=f"L{level}-001")
+        for key in raw:
+            if key not in ("id", "theme", "words", "level"):
+                report.add(file, "deck_unknown_field", card=label, field=key)
+        if "level" in raw and raw["level"] != level:
+            report.add(
+                file, "deck_level_mismatch", card=label, level=raw["level"], file_level=level
+            )
+        theme = raw.get("theme")
+        if theme is None or theme == "":
+            report.add(file, "deck_theme_missing", card=label)
+        report.extend(file, card_findings(label, raw.get("words"), theme or ""))
+        labelled.append((label, raw.get("words")))
+    report.extend(file, duplicate_ids(ids))
+    report.extend(file, repeated_words(labelled))
+    return ids
+
+
+def check_pictomania(root: Traversable, report: _Report) -> None:
+    base = "decks/pictomania"
+    ids: dict[int, dict[str, list[str]]] = {level: {} for level in LEVELS}
+    for folder in _dirs(root / "decks" / "pictomania"):
+        lang = folder.name
+        if not folder.is_dir():
+            report.add(f"{base}/{lang}", "content_stray_file")
+            continue
+        if lang not in LANGUAGES:
+            report.add(
+                f"{base}/{lang}",
+                "content_unknown_language",
+                language=lang,
+                languages=", ".join(LANGUAGES),
+            )
+            continue
+        for entry in _dirs(folder):
+            file = f"{base}/{lang}/{entry.name}"
+            match = _LEVEL_FILE.fullmatch(entry.name)
+            if not match or int(match.group(1)) not in LEVELS:
+                report.add(
+                    file, "deck_unknown_level", name=entry.name, low=LEVELS[0], high=LEVELS[-1]
+                )
+                continue
+            level = int(match.group(1))
+            data = _read_json(entry, file, report)
+            ids[level][lang] = _check_level_file(data, file, level, report) if data else []
+    for level, by_lang in ids.items():
+        if not by_lang:
+            continue
+        for lang in LANGUAGES:
+            if lang not in by_lang:
+                report.add(
+                    f"{base}/{lang}/level{level}.json",
+                    "content_file_missing",
+                    others=", ".join(by_lang),
+                )
+        files = {lang: f"{base}/{lang}/level{level}.json" for lang in by_lang}
+        _missing_per_language(by_lang, files, report)
+
+
+def _check_items(data: Any, kind: str, limit: int, file: str, report: _Report) -> list[str]:
+    items = data.get(kind) if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        report.add(file, "incognito_list_missing", list=kind)
+        return []
+    ids: list[str] = []
+    first: dict[str, str] = {}
+    for number, raw in enumerate(items, 1):
+        if not (
+            isinstance(raw, dict)
+            and isinstance(raw.get("id"), str)
+            and raw["id"]
+            and isinstance(raw.get("text"), str)
+        ):
+            report.add(file, "incognito_item_bad", list=kind, number=number)
+            continue
+        item_id, text = raw["id"], raw["text"]
+        ids.append(item_id)
+        if not text.strip():
+            report.add(file, "incognito_text_empty", id=item_id)
+        elif text != text.strip():
+            report.add(file, "incognito_text_spaces", id=item_id, text=text)
+        elif len(text) > limit:
+            report.add(file, "incognito_text_too_long", id=item_id, text=text, max=limit)
+        key = norm(text)
+        if key and key in first:
+            report.add(
+                file, "incognito_text_twice", id=item_id, text=text.strip(), other=first[key]
+            )
+        elif key:
+            first[key] = item_id
+    for finding in duplicate_ids(ids):
+        report.add(file, "incognito_id_duplicate", id=finding.params["id"])
+    return ids
+
+
+def check_incognito(root: Traversable, report: _Report) -> None:
+    base = "decks/incognito"
+    ids: dict[str, dict[str, list[str]]] = {"words": {}, "locations": {}}
+    limits = {"words": MAX_WORD_LENGTH, "locations": MAX_LOCATION_LENGTH}
+    for entry in _dirs(root / "decks" / "incognito"):
+        file = f"{base}/{entry.name}"
+        lang = entry.name.removesuffix(".json")
+        if not entry.name.endswith(".json") or lang not in LANGUAGES:
+            report.add(
+                file, "content_unknown_language", language=lang, languages=", ".join(LANGUAGES)
+            )
+            continue
+        data = _read_json(entry, file, report)
+        if data is None:
+            continue
+        for kind, by_lang in ids.items():
+            by_lang[lang] = _check_items(data, kind, limits[kind], file, report)
+    if ids["words"] or ids["locations"]:
+        present = set(ids["words"]) | set(ids["locations"])
+        for lang in LANGUAGES:
+            if lang not in present:
+                report.add(
+                    f"{base}/{lang}.json", "content_file_missing", others=", ".join(sorted(present))
+                )
+    for by_lang in ids.values():
+        _missing_per_language(by_lang, {lang: f"{base}/{lang}.json" for lang in by_lang}, report)
+
+
+def template_fields(text: str) -> set[str]:
+    """The ``{fields}`` a ``str.format`` template uses; ValueError if malformed."""
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
+
+
+def check_strings(root: Traversable, report: _Report) -> None:
+    defined_in: dict[str, str] = {}
+    for entry in _dirs(root / "strings"):
+        if not entry.name.endswith(".json"):
+            continue
+        file = f"strings/{entry.name}"
+        data = _read_json(entry, file, report)
+        if data is None:
+            continue
+        if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+            report.add(file, "strings_bad_shape")
+            continue
+        for lang in data:
+            if lang not in LANGUAGES:
+                report.add(
+                    file, "content_unknown_language", language=lang, languages=", ".join(LANGUAGES)
+                )
+        keys: dict[str, None] = {}
+        for lang in LANGUAGES:
+            keys.update(dict.fromkeys(data.get(lang, {})))
+        for key in keys:
+            if key in defined_in:
+                report.add(file, "strings_twice", key=key, other=defined_in[key])
+            else:
+                defined_in[key] = file
+            _check_key(data, key, file, report)
+
+
+def _check_key(
+    data: Mapping[str, Mapping[str, object]], key: str, file: str, report: _Report
+) -> None:
+    fields: dict[str, set[str]] = {}
+    for lang in LANGUAGES:
+        text = data.get(lang, {}).get(key)
+        if text is None:
+            report.add(file, "strings_missing", key=key, language=lang)
+        elif not isinstance(text, str):
+            report.add(file, "strings_not_text", key=key, language=lang)
+        elif not text.strip():
+            report.add(file, "strings_empty", key=key, language=lang)
+        else:
+            try:
+                fields[lang] = template_fields(text)
+            except ValueError as exc:
+                report.add(file, "strings_bad_template", key=key, language=lang, error=str(exc))
+    if len({frozenset(f) for f in fields.values()}) > 1:
+        detail = "; ".join(f"{lang}: {', '.join(sorted(f)) or '-'}" for lang, f in fields.items())
+        report.add(file, "strings_fields", key=key, detail=detail)
+
+
+def check_all(root: Traversable) -> list[Problem]:
+    """Every problem in the content folder ``root`` (holding decks/, strings/)."""
+    report = _Report()
+    check_pictomania(root, report)
+    check_incognito(root, report)
+    check_strings(root, report)
+    return report.problems
+
+
+# --- counts -------------------------------------------------------------------
+
+
+def _count(entry: Traversable, key: str) -> int:
+    if not entry.is_file():
+        return 0
+    try:
+        data = json.loads(entry.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return 0
+    items = data.get(key) if isinstance(data, dict) else None
+    return len(items) if isinstance(items, list) else 0
+
+
+def stats(root: Traversable) -> dict[str, dict[str, dict[str, int]]]:
+    """Cards per level and Incognito words/locations, for every language."""
+    decks = root / "decks"
+    return {
+        "pictomania": {
+            lang: {
+                str(level): _count(decks / "pictomania" / lang / f"level{level}.json", "cards")
+                for level in LEVELS
+            }
+            for lang in LANGUAGES
+        },
+        "incognito": {
+            lang: {
+                kind: _count(decks / "incognito" / f"{lang}.json", kind)
+                for kind in ("words", "locations")
+            }
+            for lang in LANGUAGES
+        },
+    }

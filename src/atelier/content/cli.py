@@ -1,0 +1,94 @@
+"""``atelier decks``: check and count the content, read custom decks.
+
+- ``check``: every problem, one line each (file: card: what); exit 1 if any.
+- ``stats [--json]``: cards per level and Incognito words/locations per language.
+- ``custom FILE [--lang L] [--export json|csv]``: checks a custom deck as the
+  server would (``-`` reads stdin) and can convert it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from importlib.resources.abc import Traversable
+from pathlib import Path
+
+from atelier.content.check import check_all, stats
+from atelier.content.custom import deck_summary, export_deck, parse_deck
+from atelier.content.decks import LEVELS, content_root
+from atelier.games.core import RuleError
+from atelier.i18n import LANGUAGES
+
+
+def _root(folder: str | None) -> Traversable:
+    return Path(folder) if folder else content_root()
+
+
+def _check(root: Traversable) -> int:
+    problems = check_all(root)
+    for problem in problems:
+        print(problem.line())
+    if problems:
+        print(f"{len(problems)} problem(s)", file=sys.stderr)
+        return 1
+    counts = stats(root)
+    cards = sum(sum(levels.values()) for levels in counts["pictomania"].values())
+    items = sum(sum(kinds.values()) for kinds in counts["incognito"].values())
+    print(
+        f"ok: {cards} Pictomania cards, {items} Incognito words and locations, "
+        f"strings complete in {', '.join(LANGUAGES)}"
+    )
+    return 0
+
+
+def _stats(root: Traversable, as_json: bool) -> int:
+    counts = stats(root)
+    if as_json:
+        print(json.dumps(counts, ensure_ascii=False))
+        return 0
+    levels = [str(level) for level in LEVELS]
+    print(f"{'pictomania':<12}" + "".join(f"{'level ' + lv:>9}" for lv in levels))
+    for lang, per_level in counts["pictomania"].items():
+        print(f"  {lang:<10}" + "".join(f"{per_level[lv]:>9}" for lv in levels))
+    print(f"{'incognito':<12}{'words':>9}{'locations':>11}")
+    for lang, kinds in counts["incognito"].items():
+        print(f"  {lang:<10}{kinds['words']:>9}{kinds['locations']:>11}")
+    return 0
+
+
+def _custom(path: str, lang: str, export: str | None) -> int:
+    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    fmt = "csv" if path.lower().endswith(".csv") else "json" if path.endswith(".json") else None
+    try:
+        cards = parse_deck(text, fmt)  # type: ignore[arg-type]
+    except RuleError as err:
+        print(err.message(lang), file=sys.stderr)
+        return 1
+    if export:
+        sys.stdout.write(export_deck(cards, export))  # type: ignore[arg-type]
+    else:
+        per_level = ", ".join(f"level {lv}: {n}" for lv, n in deck_summary(cards).items() if n)
+        print(f"ok: {len(cards)} cards ({per_level})")
+    return 0
+
+
+def main(argv: Sequence[str]) -> int:
+    parser = argparse.ArgumentParser(prog="atelier decks", description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    check = sub.add_parser("check", help="validate all decks and strings")
+    check.add_argument("--root", help="content folder to check (default: the installed one)")
+    count = sub.add_parser("stats", help="count cards, words and locations")
+    count.add_argument("--json", action="store_true", help="machine-readable output")
+    count.add_argument("--root", help="content folder to count (default: the installed one)")
+    custom = sub.add_parser("custom", help="check (and convert) a custom deck file")
+    custom.add_argument("file", help="a .json or .csv deck, or - for stdin")
+    custom.add_argument("--lang", choices=LANGUAGES, default="en", help="language of errors")
+    custom.add_argument("--export", choices=("json", "csv"), help="print the deck in this format")
+    args = parser.parse_args(list(argv))
+    if args.command == "check":
+        return _check(_root(args.root))
+    if args.command == "stats":
+        return _stats(_root(args.root), args.json)
+    return _custom(args.file, args.lang, args.export)
