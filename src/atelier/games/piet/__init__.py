@@ -1,0 +1,1 @@
+"""Piet: a two-player abstract painting game (rules, records, computer players)."""
