@@ -1,0 +1,109 @@
+"""Incognito's room settings: defaults, validation, and the word and location pools."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from atelier.content.decks import incognito_content
+from atelier.games.core import JSON, RuleError, require
+from atelier.i18n import LANGUAGES
+
+MIN_PLAYERS = 3
+MAX_PLAYERS = 6
+TILES = 6
+"""Words on the table each round, on number tiles 1..6 (also the vote cards per player)."""
+
+MAX_ROUNDS = 10
+MAX_COUNTDOWN = 120.0
+MAX_DRAWING_TIME = 3600.0
+MAX_CUSTOM_ITEMS = 2000
+MAX_ITEM_LENGTH = 80
+
+DEFAULTS: dict[str, JSON] = {
+    "language": "en",
+    "rounds": 3,
+    "countdown": 5,
+    "drawing_time_limit": None,
+    "custom_words": [],
+    "custom_locations": [],
+}
+
+
+def default_settings() -> dict[str, JSON]:
+    return {key: list(value) if isinstance(value, list) else value
+            for key, value in DEFAULTS.items()}
+
+
+def _is_number(value: Any) -> bool:
+    # JSON true/false are ints in Python; a setting of `true` seconds is a mistake
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _clean_items(value: Any, field: str) -> list[str]:
+    """Custom word or location list: stripped, non-empty, duplicates (any case) dropped,
+    so that no word repeats within a game."""
+    require(isinstance(value, list) and len(value) <= MAX_CUSTOM_ITEMS, "bad_settings",
+            field=field)
+    seen: set[str] = set()
+    items: list[str] = []
+    for raw in value:
+        require(isinstance(raw, str), "bad_settings", field=field)
+        text = " ".join(raw.split())
+        require(0 < len(text) <= MAX_ITEM_LENGTH, "bad_settings", field=field)
+        if text.casefold() not in seen:
+            seen.add(text.casefold())
+            items.append(text)
+    return items
+
+
+def validate_settings(settings: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
+    """The full settings with defaults filled in; RuleError if a value is invalid or the
+    words or locations cannot last the whole game for ``seats`` players."""
+    unknown = sorted(set(settings) - set(DEFAULTS))
+    require(not unknown, "bad_settings", field=unknown[0] if unknown else "")
+    result = default_settings()
+    result.update(settings)
+
+    require(result["language"] in LANGUAGES, "bad_settings", field="language")
+    rounds = result["rounds"]
+    require(isinstance(rounds, int) and not isinstance(rounds, bool)
+            and 1 <= rounds <= MAX_ROUNDS, "bad_settings", field="rounds")
+    countdown = result["countdown"]
+    require(_is_number(countdown) and 0 <= countdown <= MAX_COUNTDOWN, "bad_settings",
+            field="countdown")
+    limit = result["drawing_time_limit"]
+    require(limit is None or (_is_number(limit) and 0 < limit <= MAX_DRAWING_TIME),
+            "bad_settings", field="drawing_time_limit")
+    result["custom_words"] = _clean_items(result["custom_words"], "custom_words")
+    result["custom_locations"] = _clean_items(result["custom_locations"], "custom_locations")
+
+    words, locations = pools(result)
+    need_words = TILES * rounds
+    if len(words) < need_words:
+        raise RuleError("incognito.too_few_words", need=need_words, have=len(words))
+    need_locations = max(seats, 0) * rounds
+    if len(locations) < need_locations:
+        raise RuleError("incognito.too_few_locations", need=need_locations,
+                        have=len(locations))
+    return result
+
+
+def pools(settings: Mapping[str, JSON]) -> tuple[list[str], list[str]]:
+    """(words, locations) to deal from: a custom list replaces the built-in deck of the
+    room's language; built-in duplicates are dropped too."""
+    deck_words, deck_locations = incognito_content(str(settings["language"]))
+    words: list[str] = list(settings["custom_words"]) or _unique(w.text for w in deck_words)
+    locations: list[str] = (list(settings["custom_locations"])
+                            or _unique(x.text for x in deck_locations))
+    return words, locations
+
+
+def _unique(texts: Any) -> list[str]:
+    seen: set[str] = set()
+    out: list[str] = []
+    for text in texts:
+        if text.casefold() not in seen:
+            seen.add(text.casefold())
+            out.append(text)
+    return out

@@ -1,0 +1,76 @@
+"""What one seat may know of an Incognito game (docs/incognito.md lists every field).
+
+Secrets until a round is scored: each player's word (only its author sees it) and the
+numbers on vote cards (only the voter sees them). Which drawings a player has voted on is
+public, like the backs of the cards on the table.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from atelier.games.core import JSON
+from atelier.games.incognito.engine import DRAWING, OVER, SCORED, VOTING, State
+from atelier.games.incognito.settings import TILES
+
+PUBLIC_SETTINGS = ("language", "rounds", "countdown", "drawing_time_limit")
+
+
+def view(state: State, seat: int | None) -> dict[str, JSON]:
+    me = seat if seat is not None and 0 <= seat < state.seats else None
+    voting_open = state.phase == VOTING
+    players: list[dict[str, JSON]] = []
+    for s in range(state.seats):
+        players.append({
+            "seat": s,
+            "name": state.names[s],
+            "location": state.location_of(s),
+            "done_drawing": state.done_drawing[s],
+            "done_voting": state.finished_voting(s) if voting_open else state.phase != DRAWING,
+            # authors this player has left a vote card on (the backs of the cards)
+            "voted_on": sorted(state.votes[s]) if state.phase != DRAWING else [],
+            "confirmed": state.confirmed[s],
+            "total": state.totals[s],
+        })
+
+    data: dict[str, JSON] = {
+        "game": "incognito",
+        "phase": state.phase,
+        "round": state.round,
+        "rounds": state.settings["rounds"],
+        "settings": {key: state.settings[key] for key in PUBLIC_SETTINGS},
+        "seat": me,
+        "players": players,
+        "countdown_end": state.countdown_end,
+        "drawing_ends": _drawing_ends(state),
+        "tiles": list(state.tiles) if state.phase != DRAWING else None,
+        "word": None,
+        "word_tile": None,
+        "my_votes": None,
+        "unused_tiles": None,
+        "reveal": copy.deepcopy(state.results[-1]) if state.phase in (SCORED, OVER) else None,
+        "history": copy.deepcopy(state.results),
+        "totals": list(state.totals),
+        "winners": _winners(state) if state.phase == OVER else None,
+    }
+    if me is not None:
+        data["word"] = state.word_of(me)
+        if state.phase != DRAWING:
+            data["word_tile"] = state.tile_of(me)
+        ballot = state.votes[me]
+        # keys as strings: JSON objects cannot have number keys
+        data["my_votes"] = {str(author): tile for author, tile in sorted(ballot.items())}
+        data["unused_tiles"] = [t for t in range(1, TILES + 1) if t not in ballot.values()]
+    return data
+
+
+def _drawing_ends(state: State) -> float | None:
+    limit = state.settings["drawing_time_limit"]
+    if state.phase != DRAWING or limit is None or state.started is None:
+        return None
+    return state.started + float(limit)
+
+
+def _winners(state: State) -> list[int]:
+    best = max(state.totals)
+    return [s for s in range(state.seats) if state.totals[s] == best]
