@@ -1,0 +1,67 @@
+"""Pictomania, both editions: rules engine, views and the round scorer.
+
+``GAME`` is what the server hosts; see docs/pictomania.md for actions and phases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from atelier.games.pictomania import engine, settings, state, view
+from atelier.games.pictomania.state import State
+from atelier.games.pictomania.tokens import MAX_PLAYERS, MIN_PLAYERS
+
+_ALL_TOOLS = frozenset({"pen", "eraser", "undo", "clear"})
+# Pencil on paper (2nd edition) cannot be erased; the 1st edition's boards wipe clean.
+_PENCIL = frozenset({"pen"})
+
+
+class Pictomania:
+    name = "pictomania"
+    min_seats = MIN_PLAYERS
+    max_seats = MAX_PLAYERS
+
+    def default_settings(self) -> dict[str, Any]:
+        return dict(settings.DEFAULTS)
+
+    def validate_settings(self, raw: Mapping[str, Any], seats: int) -> dict[str, Any]:
+        return settings.validate(raw)
+
+    def new(self, raw: Mapping[str, Any], seats: Sequence[str], seed: int) -> State:
+        return engine.new(raw, seats, seed)
+
+    def apply(self, st: State, seat: int, action: Mapping[str, Any], now: float) -> State:
+        return engine.apply(st, seat, action, now)
+
+    def view(self, st: State, seat: int | None) -> dict[str, Any]:
+        return view.view(st, seat)
+
+    def deadline(self, st: State) -> float | None:
+        return engine.deadline(st)
+
+    def is_over(self, st: State) -> bool:
+        return st.phase == "over"
+
+    def dump(self, st: State) -> dict[str, Any]:
+        return state.dump(st)
+
+    def load(self, data: Mapping[str, Any]) -> State:
+        return state.load(dict(data))
+
+    def drawing_key(self, st: State) -> str | None:
+        return view.drawing_key(st)
+
+    def may_draw(self, st: State, seat: int) -> bool:
+        return engine.may_draw(st, seat)
+
+    def ink_visible(self, st: State, drawer: int, viewer: int | None) -> bool:
+        return True  # everyone draws in plain sight
+
+    def ink_tools(self, st: State, seat: int) -> frozenset[str]:
+        if not engine.may_draw(st, seat):
+            return frozenset()
+        return _ALL_TOOLS if st.settings["edition"] == "first" else _PENCIL
+
+
+GAME = Pictomania()

@@ -1,0 +1,130 @@
+"""The Pictomania game state and its JSON form.
+
+The engine copies a state before changing it, so a state handed out is never
+modified afterwards.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any
+
+PHASES = ("display", "drawing", "review", "over")
+
+
+@dataclass
+class Seat:
+    """One player's part of the current round."""
+
+    letter: int | None  # index of their card on display; None in the kids variant
+    number: int
+    stack: list[tuple[int, int]] = field(default_factory=list)  # (guesser, number), in order
+    finished: bool = False  # took a black token, declared done, or stopped at round end
+    black: int | None = None
+    locked: bool = False  # second edition: guessed, so the drawing is final
+    void_admitted: bool = False
+    void_votes: list[int] = field(default_factory=list)
+    confirmed: bool = False
+
+
+@dataclass
+class State:
+    settings: dict[str, Any]
+    names: list[str]
+    rng: Any  # random.Random.getstate()
+    phase: str
+    round: int
+    display: list[dict[str, Any]]  # cards: id, level, words
+    used: list[str]  # ids of every card shown this game, never shown again
+    ready: list[bool]
+    swaps_used: list[int]
+    player_tokens: list[int]
+    black_table: list[int]
+    black_left: list[int] = field(default_factory=list)
+    seats: list[Seat] = field(default_factory=list)
+    started: float | None = None
+    ended_by: str | None = None  # "finished", "last_token", "time", "host"
+    history: list[dict[str, Any]] = field(default_factory=list)
+    totals: list[int] = field(default_factory=list)
+
+    @property
+    def players(self) -> int:
+        return len(self.names)
+
+    def random(self) -> random.Random:
+        rng = random.Random()
+        rng.setstate(self.rng)
+        return rng
+
+
+def dump(state: State) -> dict[str, Any]:
+    version, internal, gauss = state.rng
+    return {
+        "settings": state.settings,
+        "names": state.names,
+        "rng": [version, list(internal), gauss],
+        "phase": state.phase,
+        "round": state.round,
+        "display": state.display,
+        "used": state.used,
+        "ready": state.ready,
+        "swaps_used": state.swaps_used,
+        "player_tokens": state.player_tokens,
+        "black_table": state.black_table,
+        "black_left": state.black_left,
+        "seats": [
+            {
+                "letter": s.letter,
+                "number": s.number,
+                "stack": [list(g) for g in s.stack],
+                "finished": s.finished,
+                "black": s.black,
+                "locked": s.locked,
+                "void_admitted": s.void_admitted,
+                "void_votes": s.void_votes,
+                "confirmed": s.confirmed,
+            }
+            for s in state.seats
+        ],
+        "started": state.started,
+        "ended_by": state.ended_by,
+        "history": state.history,
+        "totals": state.totals,
+    }
+
+
+def load(data: dict[str, Any]) -> State:
+    version, internal, gauss = data["rng"]
+    return State(
+        settings=dict(data["settings"]),
+        names=list(data["names"]),
+        rng=(version, tuple(internal), gauss),
+        phase=data["phase"],
+        round=data["round"],
+        display=[dict(c) for c in data["display"]],
+        used=list(data["used"]),
+        ready=list(data["ready"]),
+        swaps_used=list(data["swaps_used"]),
+        player_tokens=list(data["player_tokens"]),
+        black_table=list(data["black_table"]),
+        black_left=list(data["black_left"]),
+        seats=[
+            Seat(
+                letter=s["letter"],
+                number=s["number"],
+                stack=[(g[0], g[1]) for g in s["stack"]],
+                finished=s["finished"],
+                black=s["black"],
+                locked=s["locked"],
+                void_admitted=s["void_admitted"],
+                void_votes=list(s["void_votes"]),
+                confirmed=s["confirmed"],
+            )
+            for s in data["seats"]
+        ],
+        started=data["started"],
+        ended_by=data["ended_by"],
+        history=list(data["history"]),
+        totals=list(data["totals"]),
+    )
