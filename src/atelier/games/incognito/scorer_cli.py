@@ -25,7 +25,7 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     result: dict[str, Any] = {}
     for key, value in pairs:
         if key in result:
-            raise RuleError("incognito.duplicate_key", key=key)
+            raise RuleError("incognito.duplicate_key", name=key)
         result[key] = value
     return result
 
