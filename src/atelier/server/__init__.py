@@ -1,0 +1,1 @@
+"""The server: rooms, WebSockets, HTTP. See docs/protocol.md."""

@@ -1,0 +1,66 @@
+"""Per-connection rate limits: token buckets, and a strike count for abuse."""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass, field
+
+MESSAGES_PER_SECOND = 20.0
+MESSAGES_BURST = 40.0
+INK_FRAMES_PER_SECOND = 60.0
+INK_FRAMES_BURST = 120.0
+INK_BYTES_PER_SECOND = 64 * 1024.0
+INK_BYTES_BURST = 128 * 1024.0
+STRIKES_TO_CLOSE = 50
+STRIKE_WINDOW = 60.0
+
+
+@dataclass
+class TokenBucket:
+    rate: float
+    burst: float
+    tokens: float = -1.0
+    stamp: float = 0.0
+
+    def take(self, amount: float = 1.0, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        if self.tokens < 0:
+            self.tokens, self.stamp = self.burst, now
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= amount:
+            self.tokens -= amount
+            return True
+        return False
+
+
+@dataclass
+class Strikes:
+    """Refusals within a sliding window; too many means the client is abusive."""
+
+    limit: int = STRIKES_TO_CLOSE
+    window: float = STRIKE_WINDOW
+    times: deque[float] = field(default_factory=deque)
+
+    def add(self, now: float | None = None) -> bool:
+        """Record one refusal; True when the connection should be closed."""
+        now = time.monotonic() if now is None else now
+        self.times.append(now)
+        while self.times and self.times[0] < now - self.window:
+            self.times.popleft()
+        return len(self.times) >= self.limit
+
+
+@dataclass
+class Limits:
+    messages: TokenBucket = field(
+        default_factory=lambda: TokenBucket(MESSAGES_PER_SECOND, MESSAGES_BURST)
+    )
+    ink_frames: TokenBucket = field(
+        default_factory=lambda: TokenBucket(INK_FRAMES_PER_SECOND, INK_FRAMES_BURST)
+    )
+    ink_bytes: TokenBucket = field(
+        default_factory=lambda: TokenBucket(INK_BYTES_PER_SECOND, INK_BYTES_BURST)
+    )
+    strikes: Strikes = field(default_factory=Strikes)

@@ -1,0 +1,271 @@
+"""A room as data, rebuilt from its log: the one place room events take effect.
+
+Live changes and replays after a restart go through :meth:`RoomModel.apply_event`,
+so what a client saw is exactly what a restart rebuilds. Deciding whether a
+request is allowed happens in ``decide_*`` functions that raise ``RuleError``
+and return the event to log; nothing here does I/O.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from atelier.games.core import SYSTEM, Game, RuleError, require
+
+COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple", "orange")
+NAME_MAX = 20
+
+Event = tuple[str, dict[str, Any]]
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Player:
+    id: str
+    name: str
+    colour: str
+    token_hash: str = ""
+    seat: int | None = None
+    computer: bool = False
+
+
+@dataclass
+class RoomModel:
+    code: str
+    game: Game[Any]
+    settings: dict[str, Any]
+    seed: int
+    language: str
+    created: float
+    players: list[Player] = field(default_factory=list)
+    host: str | None = None
+    phase: str = "lobby"
+    seats: list[str] = field(default_factory=list)
+    computers: dict[int, Player] = field(default_factory=dict)
+    state: Any = None
+    seq: int = 1
+    joined_count: int = 0
+
+    # -- reading -------------------------------------------------------------
+
+    def player(self, player_id: str | None) -> Player | None:
+        if player_id is None:
+            return None
+        for p in self.players:
+            if p.id == player_id:
+                return p
+        return None
+
+    def player_by_token(self, token: str) -> Player | None:
+        """Constant-time comparison against every player's stored hash."""
+        digest = hash_token(token)
+        found: Player | None = None
+        for p in self.players:
+            if p.token_hash and hmac.compare_digest(p.token_hash, digest):
+                found = p
+        return found
+
+    def seat_of(self, player_id: str | None) -> int | None:
+        p = self.player(player_id)
+        return None if p is None else p.seat
+
+    def is_bot_game(self) -> bool:
+        return hasattr(self.game, "computer_seats")
+
+    def lobby_computers(self) -> dict[int, str]:
+        if not self.is_bot_game():
+            return {}
+        seats: dict[int, str] = self.game.computer_seats(self.settings)  # type: ignore[attr-defined]
+        return seats
+
+    def all_players(self) -> list[Player]:
+        """Humans and computers; seated order once the game runs."""
+        if self.phase == "lobby":
+            bots = [
+                Player(f"c{seat}", name, "", computer=True)
+                for seat, name in sorted(self.lobby_computers().items())
+            ]
+            return self.players + bots
+        by_id = {p.id: p for p in self.players}
+        by_id.update({p.id: p for p in self.computers.values()})
+        return [by_id[pid] for pid in self.seats if pid in by_id]
+
+    # -- the one place events take effect -------------------------------------
+
+    def apply_event(self, seq: int, kind: str, data: dict[str, Any], state: Any = None) -> None:
+        """Apply logged event ``seq``. ``state``: the next game state when the
+        caller has just computed it (so live play does not apply twice)."""
+        if kind == "joined":
+            self.players.append(
+                Player(data["player"], data["name"], data["colour"], data["token_hash"])
+            )
+            self.joined_count += 1
+            if self.host is None:
+                self.host = data["player"]
+        elif kind == "left":
+            self.players = [p for p in self.players if p.id != data["player"]]
+            if self.host == data["player"]:
+                self.host = self.players[0].id if self.players else None
+        elif kind == "renamed":
+            p = self.player(data["player"])
+            if p is not None:
+                p.name = data["name"]
+        elif kind == "host":
+            self.host = data["player"]
+        elif kind == "settings":
+            self.settings = data["settings"]
+        elif kind == "started":
+            self.settings = data["settings"]
+            self.seats = list(data["seats"])
+            self.computers = {
+                int(seat): Player(f"c{seat}", name, "", seat=int(seat), computer=True)
+                for seat, name in data["computers"].items()
+            }
+            for seat, pid in enumerate(self.seats):
+                p = self.player(pid)
+                if p is not None:
+                    p.seat = seat
+            names = [p.name for p in self.all_players()]
+            self.state = self.game.new(self.settings, names, self.seed)
+            self.phase = "over" if self.game.is_over(self.state) else "playing"
+        elif kind == "action":
+            if state is None:
+                state = self.game.apply(self.state, data["seat"], data["action"], data["now"])
+            self.state = state
+            if self.game.is_over(state):
+                self.phase = "over"
+        self.seq = seq
+
+
+def new_model(code: str, game: Game[Any], created: dict[str, Any], at: float) -> RoomModel:
+    return RoomModel(
+        code=code,
+        game=game,
+        settings=created["settings"],
+        seed=created["seed"],
+        language=created["language"],
+        created=at,
+    )
+
+
+# -- deciding: each returns the event to log, or raises RuleError --------------
+
+
+def clean_name(name: str) -> str:
+    name = unicodedata.normalize("NFC", name).strip()
+    require(1 <= len(name) <= NAME_MAX, "name_invalid", max=NAME_MAX)
+    require(
+        all(unicodedata.category(ch)[0] != "C" for ch in name), "name_invalid", max=NAME_MAX
+    )
+    return name
+
+
+def _require_lobby(room: RoomModel) -> None:
+    require(room.phase == "lobby", "game_started")
+
+
+def _require_host(room: RoomModel, player_id: str | None) -> None:
+    require(player_id is not None and room.host == player_id, "not_host")
+
+
+def decide_join(room: RoomModel, name: str, colour: str, token_hash: str) -> Event:
+    _require_lobby(room)
+    name = clean_name(name)
+    require(colour in COLOURS, "colour_invalid")
+    require(all(p.name.casefold() != name.casefold() for p in room.players), "name_taken")
+    require(all(p.colour != colour for p in room.players), "colour_taken")
+    humans_max = room.game.max_seats - len(room.lobby_computers())
+    require(len(room.players) < min(humans_max, len(COLOURS)), "room_full")
+    player_id = f"p{room.joined_count + 1}"
+    return "joined", {"player": player_id, "name": name, "colour": colour,
+                      "token_hash": token_hash}
+
+
+def decide_leave(room: RoomModel, player_id: str | None) -> Event:
+    require(room.player(player_id) is not None, "not_joined")
+    _require_lobby(room)
+    return "left", {"player": player_id, "by": "self"}
+
+
+def decide_rename(room: RoomModel, player_id: str | None, name: str) -> Event:
+    require(room.player(player_id) is not None, "not_joined")
+    _require_lobby(room)
+    name = clean_name(name)
+    require(
+        all(p.name.casefold() != name.casefold() for p in room.players if p.id != player_id),
+        "name_taken",
+    )
+    return "renamed", {"player": player_id, "name": name}
+
+
+def decide_settings(room: RoomModel, player_id: str | None, changes: dict[str, Any]) -> Event:
+    _require_host(room, player_id)
+    _require_lobby(room)
+    seats = max(len(room.players), room.game.min_seats)
+    settings = room.game.validate_settings({**room.settings, **changes}, seats)
+    return "settings", {"settings": settings}
+
+
+def decide_kick(room: RoomModel, player_id: str | None, target: str) -> Event:
+    _require_host(room, player_id)
+    _require_lobby(room)
+    require(room.player(target) is not None, "unknown_player")
+    require(target != player_id, "cannot_kick_self")
+    return "left", {"player": target, "by": "host"}
+
+
+def decide_host(room: RoomModel, player_id: str | None, target: str) -> Event:
+    _require_host(room, player_id)
+    require(room.player(target) is not None, "unknown_player")
+    return "host", {"player": target}
+
+
+def decide_start(room: RoomModel, player_id: str | None) -> Event:
+    _require_host(room, player_id)
+    _require_lobby(room)
+    computers = room.lobby_computers()
+    total = len(room.players) + len(computers)
+    game = room.game
+    require(
+        game.min_seats <= total <= game.max_seats, "seat_count",
+        min=game.min_seats, max=game.max_seats,
+    )
+    settings = game.validate_settings(room.settings, total)
+    computers = (
+        game.computer_seats(settings) if room.is_bot_game() else {}  # type: ignore[attr-defined]
+    )
+    humans = iter(room.players)
+    seats = [f"c{seat}" if seat in computers else next(humans).id for seat in range(total)]
+    return "started", {
+        "settings": settings,
+        "seats": seats,
+        "computers": {str(k): v for k, v in computers.items()},
+    }
+
+
+def decide_action(
+    room: RoomModel, seat: int | None, action: dict[str, Any], now: float
+) -> tuple[Event, Any]:
+    """The action event and the state it leads to."""
+    require(room.phase == "playing", "not_playing")
+    require(seat is not None, "not_a_player")
+    assert seat is not None
+    state = room.game.apply(room.state, seat, action, now)
+    return ("action", {"seat": seat, "action": action, "now": now}), state
+
+
+def decide_next(room: RoomModel, player_id: str | None, now: float) -> tuple[Event, Any]:
+    _require_host(room, player_id)
+    return decide_action(room, SYSTEM, {"type": "advance"}, now)
+
+
+def check_action_shape(action: dict[str, Any]) -> None:
+    if not isinstance(action.get("type"), str):
+        raise RuleError("bad_action")

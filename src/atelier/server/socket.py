@@ -1,0 +1,215 @@
+"""The WebSocket endpoint: hello, then a loop of validated messages and ink frames."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from atelier.games.core import RuleError
+from atelier.i18n import pick_language
+from atelier.server import model as m
+from atelier.server import protocol as p
+from atelier.server import views
+from atelier.server.connection import Connection
+from atelier.server.rooms import LiveRoom, Rooms
+
+log = logging.getLogger(__name__)
+
+HELLO_SECONDS = 10.0
+CLOSE_PROTOCOL = 4400
+CLOSE_UNKNOWN_ROOM = 4404
+CLOSE_POLICY = 1008
+
+
+def origin_allowed(ws: WebSocket, allowed: frozenset[str]) -> bool:
+    """Browsers always send Origin: it must be this host or a configured one.
+    Clients that send none (bots, the benchmark) cannot be driven by a web page."""
+    origin = ws.headers.get("origin")
+    if origin is None:
+        return True
+    if origin in allowed:
+        return True
+    return urlsplit(origin).netloc.lower() == ws.headers.get("host", "").lower()
+
+
+class Session:
+    def __init__(self, rooms: Rooms, ws: WebSocket, code: str) -> None:
+        self.rooms = rooms
+        self.ws = ws
+        self.code = code
+        self.conn = Connection(ws)
+        self.room: LiveRoom | None = None
+
+    def error(self, err: RuleError, msg_id: int | None = None) -> None:
+        self.conn.send(views.error_message(err, self.conn.lang, msg_id))
+
+    def refuse(self, err: RuleError, msg_id: int | None = None) -> None:
+        """An error, and a strike: persistent abuse closes the connection."""
+        self.error(err, msg_id)
+        if self.conn.limits.strikes.add():
+            self.conn.close(CLOSE_POLICY, "abuse")
+
+    async def run(self) -> None:
+        writer = asyncio.create_task(self.conn.writer())
+        try:
+            if await self.handshake():
+                await self.loop()
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self.rooms.detach(self.conn)
+            self.conn.close(1000)
+            with contextlib.suppress(asyncio.TimeoutError, Exception):
+                await asyncio.wait_for(writer, 2)
+            writer.cancel()
+
+    async def handshake(self) -> bool:
+        try:
+            first = await asyncio.wait_for(self.ws.receive(), HELLO_SECONDS)
+        except TimeoutError:
+            self.error(RuleError("hello_first"))
+            self.conn.close(CLOSE_PROTOCOL, "hello first")
+            return False
+        if first["type"] == "websocket.disconnect":
+            return False
+        text = first.get("text")
+        try:
+            msg = p.parse_client(text) if text is not None else None
+        except RuleError:
+            msg = None
+        if not isinstance(msg, p.Hello):
+            self.error(RuleError("hello_first"))
+            self.conn.close(CLOSE_PROTOCOL, "hello first")
+            return False
+        self.conn.lang = pick_language(msg.lang)
+        if msg.v != p.PROTOCOL_VERSION:
+            self.error(RuleError("bad_version", version=p.PROTOCOL_VERSION))
+            self.conn.close(CLOSE_PROTOCOL, "version")
+            return False
+        room = await self.rooms.get(self.code)
+        if room is None:
+            self.error(RuleError("unknown_room", room=self.code))
+            self.conn.close(CLOSE_UNKNOWN_ROOM, "unknown room")
+            return False
+        self.room = room
+        player_id = None
+        if msg.token is not None:
+            player = room.model.player_by_token(msg.token)
+            if player is None:
+                self.refuse(RuleError("bad_token"))
+            else:
+                player_id = player.id
+        self.rooms.attach(room, self.conn, player_id)
+        return True
+
+    async def loop(self) -> None:
+        while not self.conn.closing:
+            message = await self.ws.receive()
+            if message["type"] == "websocket.disconnect":
+                return
+            data = message.get("bytes")
+            if data is not None:
+                await self.on_ink(data)
+            else:
+                await self.on_text(message.get("text") or "")
+
+    async def on_ink(self, data: bytes) -> None:
+        limits = self.conn.limits
+        now = time.monotonic()
+        if not (limits.ink_frames.take(1, now) and limits.ink_bytes.take(len(data), now)):
+            self.refuse(RuleError("rate_limited"))
+            return
+        try:
+            await self.rooms.accept_ink(self.conn, data)
+        except RuleError as err:
+            self.refuse(err)
+
+    async def on_text(self, text: str) -> None:
+        if not self.conn.limits.messages.take():
+            self.refuse(RuleError("rate_limited"), p.message_id(text))
+            return
+        try:
+            msg = p.parse_client(text)
+        except RuleError as err:
+            self.refuse(err, p.message_id(text))
+            return
+        try:
+            await self.dispatch(msg)
+        except RuleError as err:
+            self.refuse(err, msg.id)
+            return
+        except Exception:
+            log.exception("message failed in room %s", self.code)
+            self.error(RuleError("internal"), msg.id)
+            return
+        if msg.id is not None:
+            self.conn.send(views.simple("ack", id=msg.id))
+
+    async def dispatch(self, msg: Any) -> None:
+        room = self.room
+        assert room is not None
+        rooms, conn = self.rooms, self.conn
+        me = conn.player_id
+        if isinstance(msg, p.Ping):
+            conn.send(views.simple("pong"))
+        elif isinstance(msg, p.Hello):
+            raise RuleError("bad_message", detail="hello sent twice")
+        elif isinstance(msg, p.Lang):
+            conn.lang = pick_language(msg.lang)
+        elif isinstance(msg, p.Join):
+            await self.join(room, msg)
+        elif isinstance(msg, p.Leave):
+            await rooms.commit(room, lambda r: (m.decide_leave(r, me), None))
+        elif isinstance(msg, p.Rename):
+            await rooms.commit(room, lambda r: (m.decide_rename(r, me, msg.name), None))
+        elif isinstance(msg, p.Settings):
+            await rooms.commit(room, lambda r: (m.decide_settings(r, me, msg.settings), None))
+        elif isinstance(msg, p.Kick):
+            await rooms.commit(room, lambda r: (m.decide_kick(r, me, msg.player), None))
+        elif isinstance(msg, p.Host):
+            await rooms.commit(room, lambda r: (m.decide_host(r, me, msg.player), None))
+        elif isinstance(msg, p.Start):
+            await rooms.commit(room, lambda r: (m.decide_start(r, me), None))
+        elif isinstance(msg, p.Next):
+            await rooms.commit(room, lambda r: m.decide_next(r, me, time.time()))
+        elif isinstance(msg, p.Act):
+            m.check_action_shape(msg.action)
+            await rooms.commit(
+                room, lambda r: m.decide_action(r, r.seat_of(me), msg.action, time.time())
+            )
+
+    async def join(self, room: LiveRoom, msg: p.Join) -> None:
+        conn = self.conn
+        if conn.player_id is not None and room.model.player(conn.player_id) is not None:
+            raise RuleError("already_joined")
+        token = secrets.token_urlsafe(24)
+        token_hash = m.hash_token(token)
+        joined: dict[str, Any] = {}
+
+        def decide(r: m.RoomModel) -> tuple[m.Event, Any]:
+            event = m.decide_join(r, msg.name, msg.colour, token_hash)
+            joined.update(event[1])
+            return event, None
+
+        def before_push() -> None:
+            conn.player_id = joined["player"]
+            player = room.model.player(conn.player_id)
+            assert player is not None
+            conn.send(views.joined_message(room.model, player, token))
+
+        await self.rooms.commit(room, decide, before_push)
+
+
+async def serve_socket(ws: WebSocket, code: str, rooms: Rooms, allowed: frozenset[str]) -> None:
+    if not origin_allowed(ws, allowed):
+        await ws.close(code=CLOSE_POLICY)  # before accept: HTTP 403
+        return
+    await ws.accept()
+    await Session(rooms, ws, code.upper()).run()
