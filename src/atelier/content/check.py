@@ -369,7 +369,7 @@ def check_strings(root: Traversable, report: _Report) -> None:
             keys.update(dict.fromkeys(data.get(lang, {})))
         for key in keys:
             if key in defined_in:
-                report.add(file, "strings_twice", key=key, other=defined_in[key])
+                report.add(file, "strings_twice", name=key, other=defined_in[key])
             else:
                 defined_in[key] = file
             _check_key(data, key, file, report)
@@ -382,19 +382,19 @@ def _check_key(
     for lang in LANGUAGES:
         text = data.get(lang, {}).get(key)
         if text is None:
-            report.add(file, "strings_missing", key=key, language=lang)
+            report.add(file, "strings_missing", name=key, language=lang)
         elif not isinstance(text, str):
-            report.add(file, "strings_not_text", key=key, language=lang)
+            report.add(file, "strings_not_text", name=key, language=lang)
         elif not text.strip():
-            report.add(file, "strings_empty", key=key, language=lang)
+            report.add(file, "strings_empty", name=key, language=lang)
         else:
             try:
                 fields[lang] = template_fields(text)
             except ValueError as exc:
-                report.add(file, "strings_bad_template", key=key, language=lang, error=str(exc))
+                report.add(file, "strings_bad_template", name=key, language=lang, error=str(exc))
     if len({frozenset(f) for f in fields.values()}) > 1:
         detail = "; ".join(f"{lang}: {', '.join(sorted(f)) or '-'}" for lang, f in fields.items())
-        report.add(file, "strings_fields", key=key, detail=detail)
+        report.add(file, "strings_fields", name=key, detail=detail)
 
 
 def check_all(root: Traversable) -> list[Problem]:

@@ -148,6 +148,8 @@ def _read_csv(text: str) -> list[_Raw]:
 
 def _header(row: Sequence[str]) -> list[str]:
     names = [cell.strip().lower() for cell in row]
+    while names and not names[-1]:  # spreadsheets pad rows with empty cells
+        names.pop()
     known = {"id", "level", "theme", *WORD_COLUMNS}
     for name in names:
         if name not in known:

@@ -1,0 +1,261 @@
+"""`atelier decks check` on small content trees, one problem at a time."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from atelier.content.check import check_all, stats
+from atelier.content.cli import main
+
+LANGS = ("en", "de", "uk")
+
+
+def card(card_id: str, *words: str, theme: str = "Theme") -> dict[str, Any]:
+    return {"id": card_id, "theme": theme, "words": list(words)}
+
+
+def good_cards(level: int, lang: str) -> list[dict[str, Any]]:
+    return [
+        card(f"L{level}-{n:03d}", *(f"{lang}-w{level}-{n}-{i}" for i in range(7))) for n in (1, 2)
+    ]
+
+
+def write(root: Path, relative: str, data: Any) -> None:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    """A complete, valid content tree: two levels, Incognito, one strings file."""
+    for lang in LANGS:
+        for level in (1, 2):
+            write(
+                tmp_path,
+                f"decks/pictomania/{lang}/level{level}.json",
+                {"cards": good_cards(level, lang)},
+            )
+        write(
+            tmp_path,
+            f"decks/incognito/{lang}.json",
+            {
+                "words": [{"id": "w001", "text": f"{lang} sock"}, {"id": "w002", "text": "cat"}],
+                "locations": [{"id": "l001", "text": f"{lang} in a cave"}],
+            },
+        )
+    write(
+        tmp_path,
+        "strings/ui.json",
+        {lang: {"ui.hello": f"{lang}: hello {{name}}", "ui.bye": "bye"} for lang in LANGS},
+    )
+    return tmp_path
+
+
+def lines(root: Path) -> list[str]:
+    return [p.line() for p in check_all(root)]
+
+
+def set_cards(root: Path, lang: str, level: int, cards: list[dict[str, Any]]) -> None:
+    write(root, f"decks/pictomania/{lang}/level{level}.json", {"cards": cards})
+
+
+def test_valid_tree_has_no_problems_and_command_says_ok(root: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    assert lines(root) == []
+    assert main(["check", "--root", str(root)]) == 0
+    assert capsys.readouterr().out.startswith("ok: 12 Pictomania cards")
+
+
+def test_card_with_six_words_is_reported_with_file_and_id(root: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    cards = good_cards(1, "de")
+    cards[1]["words"].pop()
+    set_cards(root, "de", 1, cards)
+    assert lines(root) == [
+        "decks/pictomania/de/level1.json: Card L1-002: needs exactly 7 words, but has 6."
+    ]
+    assert main(["check", "--root", str(root)]) == 1
+    assert "L1-002" in capsys.readouterr().out
+
+
+def test_duplicate_within_a_card_ignores_case_and_spaces(root: Path) -> None:
+    set_cards(
+        root,
+        "en",
+        2,
+        [card("L2-001", "Cat", "dog", "cow", "pig", "hen", " cat", "owl"), good_cards(2, "en")[1]],
+    )
+    found = lines(root)
+    assert (
+        "decks/pictomania/en/level2.json: Card L2-001: “cat” is on it twice (words 1 and 6)."
+        in found
+    )
+    assert (
+        "decks/pictomania/en/level2.json: Card L2-001: word 6 (“ cat”) starts or ends with a space."
+        in found
+    )
+
+
+def test_word_on_two_cards_of_one_level(root: Path) -> None:
+    cards = good_cards(1, "uk")
+    cards[1]["words"][3] = cards[0]["words"][5].upper()
+    set_cards(root, "uk", 1, cards)
+    assert lines(root) == [
+        f"decks/pictomania/uk/level1.json: Card L1-002: “{cards[0]['words'][5].upper()}” "
+        "is already on card L1-001 of the same level."
+    ]
+
+
+def test_same_word_on_two_levels_is_fine(root: Path) -> None:
+    cards = good_cards(2, "en")
+    cards[0]["words"][0] = good_cards(1, "en")[0]["words"][0]
+    set_cards(root, "en", 2, cards)
+    assert lines(root) == []
+
+
+def test_empty_and_over_long_entries(root: Path) -> None:
+    cards = good_cards(1, "en")
+    cards[0]["words"][2] = ""
+    cards[1]["words"][4] = "x" * 33
+    set_cards(root, "en", 1, cards)
+    found = lines(root)
+    assert "decks/pictomania/en/level1.json: Card L1-001: word 3 is empty." in found
+    assert any("L1-002: word 5" in f and "longer than 32" in f for f in found)
+    assert len(found) == 2
+
+
+def test_exactly_32_characters_is_allowed(root: Path) -> None:
+    cards = good_cards(1, "en")
+    cards[0]["words"][0] = "y" * 32
+    set_cards(root, "en", 1, cards)
+    assert lines(root) == []
+
+
+def test_id_missing_in_one_language(root: Path) -> None:
+    set_cards(root, "uk", 2, good_cards(2, "uk")[:1])
+    assert lines(root) == [
+        "decks/pictomania/uk/level2.json: L2-002 is missing here (it exists in de, en)."
+    ]
+
+
+def test_extra_id_in_one_language_is_missing_in_the_others(root: Path) -> None:
+    extra = card("L1-003", *(f"extra{i}" for i in range(7)))
+    set_cards(root, "de", 1, [*good_cards(1, "de"), extra])
+    found = lines(root)
+    assert "decks/pictomania/en/level1.json: L1-003 is missing here (it exists in de)." in found
+    assert "decks/pictomania/uk/level1.json: L1-003 is missing here (it exists in de)." in found
+
+
+def test_level_file_missing_in_a_language(root: Path) -> None:
+    (root / "decks/pictomania/de/level2.json").unlink()
+    found = lines(root)
+    assert "decks/pictomania/de/level2.json: This file is missing, but en, uk have it." in found
+
+
+def test_duplicate_ids_and_ids_of_another_level(root: Path) -> None:
+    for lang in LANGS:
+        cards = good_cards(1, lang)
+        cards[1]["id"] = "L1-001"
+        cards.append(card("L2-009", *(f"{lang}-z{i}" for i in range(7))))
+        set_cards(root, lang, 1, cards)
+    found = lines(root)
+    assert "decks/pictomania/en/level1.json: The id L1-001 is used by more than one card." in found
+    assert any("en/level1.json: The id L2-009 does not fit level 1" in f for f in found)
+
+
+def test_unknown_level_and_language(root: Path) -> None:
+    write(root, "decks/pictomania/en/level5.json", {"cards": []})
+    write(root, "decks/pictomania/fr/level1.json", {"cards": []})
+    found = lines(root)
+    assert any(f.startswith("decks/pictomania/en/level5.json: Unknown level file") for f in found)
+    assert any(f.startswith("decks/pictomania/fr: Unknown language “fr”") for f in found)
+
+
+def test_card_level_field_must_match_its_file(root: Path) -> None:
+    cards = good_cards(2, "en")
+    cards[0]["level"] = 3
+    set_cards(root, "en", 2, cards)
+    assert lines(root) == [
+        "decks/pictomania/en/level2.json: Card L2-001: level 3 in the file of level 2."
+    ]
+
+
+def test_missing_theme_and_broken_json(root: Path) -> None:
+    cards = good_cards(1, "en")
+    del cards[0]["theme"]
+    set_cards(root, "en", 1, cards)
+    (root / "decks/pictomania/de/level2.json").write_text('{"cards": [', encoding="utf-8")
+    found = lines(root)
+    assert "decks/pictomania/en/level1.json: Card L1-001: the theme is missing." in found
+    assert any(
+        f.startswith("decks/pictomania/de/level2.json: Not valid JSON at line 1") for f in found
+    )
+
+
+def test_incognito_duplicates_and_missing_ids(root: Path) -> None:
+    write(
+        root,
+        "decks/incognito/de.json",
+        {
+            "words": [
+                {"id": "w001", "text": "Socke"},
+                {"id": "w002", "text": "socke "},
+                {"id": "w002", "text": "Katze"},
+            ],
+            "locations": [],
+        },
+    )
+    found = lines(root)
+    assert "decks/incognito/de.json: w002: “socke ” starts or ends with a space." in found
+    assert "decks/incognito/de.json: w002: “socke” is the same as w001." in found
+    assert "decks/incognito/de.json: The id w002 is used twice." in found
+    assert "decks/incognito/de.json: l001 is missing here (it exists in en, uk)." in found
+
+
+def test_incognito_language_file_missing(root: Path) -> None:
+    (root / "decks/incognito/uk.json").unlink()
+    assert lines(root) == ["decks/incognito/uk.json: This file is missing, but de, en have it."]
+
+
+def test_strings_missing_key_empty_text_and_different_fields(root: Path) -> None:
+    write(
+        root,
+        "strings/ui.json",
+        {
+            "en": {"ui.hello": "Hello {name}", "ui.bye": "Bye", "ui.only": "x"},
+            "de": {"ui.hello": "Hallo {nam}", "ui.bye": " "},
+            "uk": {"ui.hello": "Привіт, {name}", "ui.bye": "Бувай"},
+        },
+    )
+    found = lines(root)
+    assert "strings/ui.json: The key ui.only is missing in de." in found
+    assert "strings/ui.json: The key ui.only is missing in uk." in found
+    assert "strings/ui.json: The key ui.bye is empty in de." in found
+    assert (
+        "strings/ui.json: The key ui.hello uses different fields per language "
+        "(en: name; de: nam; uk: name)." in found
+    )
+    assert len(found) == 4
+
+
+def test_strings_broken_template_and_key_in_two_files(root: Path) -> None:
+    write(root, "strings/zz.json", {lang: {"ui.bye": "{oops"} for lang in LANGS})
+    found = lines(root)
+    assert "strings/zz.json: The key ui.bye is also defined in strings/ui.json." in found
+    assert any("strings/zz.json: The key ui.bye in en is not a valid template" in f for f in found)
+
+
+def test_stats_lists_every_language_and_level(root: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    (root / "decks/incognito/uk.json").unlink()
+    counts = stats(root)
+    assert counts["pictomania"]["uk"] == {"1": 2, "2": 2, "3": 0, "4": 0}
+    assert counts["incognito"]["uk"] == {"words": 0, "locations": 0}
+    assert counts["incognito"]["en"] == {"words": 2, "locations": 1}
+    assert main(["stats", "--json", "--root", str(root)]) == 0
+    assert json.loads(capsys.readouterr().out) == counts
+    assert main(["stats", "--root", str(root)]) == 0
+    table = capsys.readouterr().out
+    assert "level 4" in table and "locations" in table

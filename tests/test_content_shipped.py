@@ -1,0 +1,57 @@
+"""The content that ships: `atelier decks check` and `stats` over the real files."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from atelier.cli import main
+from atelier.content.check import check_all
+from atelier.content.decks import LEVELS, content_root, pictomania_cards
+from atelier.i18n import LANGUAGES
+
+
+def test_check_finds_no_problem_in_the_shipped_content(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert [p.line() for p in check_all(content_root())] == []
+    assert main(["decks", "check"]) == 0
+    assert capsys.readouterr().out.startswith("ok: ")
+
+
+def test_stats_json_counts_every_language_and_level(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main(["decks", "stats", "--json"]) == 0
+    counts = json.loads(capsys.readouterr().out)
+    assert set(counts) == {"pictomania", "incognito"}
+    for lang in LANGUAGES:
+        per_level = counts["pictomania"][lang]
+        assert list(per_level) == ["1", "2", "3", "4"]
+        assert per_level["1"] >= 30 and per_level["2"] >= 30
+        for level in LEVELS:
+            # a level that has begun to ship must be complete and the same in every language
+            assert per_level[str(level)] in (0, counts["pictomania"]["en"][str(level)])
+            assert per_level[str(level)] == 0 or per_level[str(level)] >= 30
+        assert set(counts["incognito"][lang]) == {"words", "locations"}
+
+
+@pytest.mark.parametrize("level", [1, 2])
+def test_easy_levels_load_as_cards_with_the_same_ids_everywhere(level: int) -> None:
+    decks = {lang: pictomania_cards(lang)[level] for lang in LANGUAGES}
+    ids = [c.id for c in decks["en"]]
+    assert ids == [f"L{level}-{n:03d}" for n in range(1, len(ids) + 1)]
+    for lang, cards in decks.items():
+        assert [c.id for c in cards] == ids
+        assert all(c.level == level and len(c.words) == 7 and c.theme for c in cards), lang
+
+
+def test_level_1_german_words_are_capitalised_nouns() -> None:
+    words = [w for card in pictomania_cards("de")[1] for w in card.words]
+    assert [w for w in words if not w[0].isupper()] == []
+
+
+@pytest.mark.parametrize("level", [1, 2])
+def test_ukrainian_words_use_ukrainian_letters_and_apostrophe(level: int) -> None:
+    for card in pictomania_cards("uk")[level]:
+        for text in (*card.words, card.theme):
+            assert not re.search(r"[ыэъёЫЭЪЁ']", text), (card.id, text)
+            assert not re.search(r"[A-Za-z]", text), (card.id, text)
