@@ -1,0 +1,78 @@
+// Tiny DOM helpers: the client renders from server views, no framework.
+
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key === "class") el.className = value;
+    else if (key === "testid") el.dataset.testid = value;
+    else if (key === "style" && typeof value === "object") Object.assign(el.style, value);
+    else if (key.startsWith("on") && typeof value === "function") {
+      el.addEventListener(key.slice(2).toLowerCase(), value);
+    } else if (key === "dataset") Object.assign(el.dataset, value);
+    else if (value === true) el.setAttribute(key, "");
+    else el.setAttribute(key, String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else if (child instanceof Node) el.appendChild(child);
+    else el.appendChild(document.createTextNode(String(child)));
+  }
+}
+
+export function clear(el) {
+  while (el.firstChild) el.removeChild(el.firstChild);
+  return el;
+}
+
+export function replace(el, ...children) {
+  clear(el);
+  append(el, children);
+  return el;
+}
+
+let toastTimer = null;
+
+export function toast(text, kind = "error") {
+  let box = document.querySelector("[data-testid=toast]");
+  if (!box) {
+    box = h("div", { class: "toast", testid: "toast", role: "status", "aria-live": "polite" });
+    document.body.appendChild(box);
+  }
+  box.textContent = text;
+  box.dataset.kind = kind;
+  box.classList.add("show");
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => box.classList.remove("show"), 3200);
+}
+
+// Player colours by name; a name the table does not know is used as CSS as is.
+const COLOURS = {
+  red: "#e53935",
+  orange: "#fb8c00",
+  yellow: "#f2c200",
+  green: "#43a047",
+  blue: "#1e88e5",
+  purple: "#8e24aa",
+  pink: "#ec407a",
+  brown: "#8d6e63",
+  black: "#333333",
+  grey: "#78909c",
+  gray: "#78909c",
+  teal: "#00897b",
+};
+
+export function colourCss(name) {
+  if (!name) return "#888";
+  return COLOURS[String(name).toLowerCase()] || name;
+}
+
+export function stars(n) {
+  return n > 0 ? "★".repeat(Math.min(n, 6)) : "";
+}

@@ -1,0 +1,66 @@
+// Interface strings, fetched from the server per language (every area's
+// strings.json merged), so server errors and the interface share one source.
+
+export const LANGUAGES = ["en", "de", "uk"];
+const STORE_KEY = "atelier.lang";
+const listeners = new Set();
+let current = "en";
+let strings = {};
+
+export function preferredLanguage() {
+  const saved = localStorage.getItem(STORE_KEY);
+  if (LANGUAGES.includes(saved)) return saved;
+  for (const tag of navigator.languages || [navigator.language || "en"]) {
+    const base = String(tag).split("-")[0].toLowerCase();
+    if (LANGUAGES.includes(base)) return base;
+  }
+  return "en";
+}
+
+export function lang() {
+  return current;
+}
+
+export async function setLanguage(code) {
+  const next = LANGUAGES.includes(code) ? code : "en";
+  const response = await fetch(`/api/strings/${next}`);
+  if (!response.ok) throw new Error(`strings ${next}: ${response.status}`);
+  const data = await response.json();
+  // Accept either {key: text} or {lang: {key: text}}.
+  strings = data && typeof data[next] === "object" ? data[next] : data;
+  current = next;
+  localStorage.setItem(STORE_KEY, next);
+  document.documentElement.lang = next;
+  for (const fn of listeners) fn(next);
+}
+
+export function onLanguage(fn) {
+  listeners.add(fn);
+  return () => listeners.delete(fn);
+}
+
+export function has(key) {
+  return Object.prototype.hasOwnProperty.call(strings, key);
+}
+
+// t("lobby.players", {count: 3}) with {name} fields, like the server's str.format.
+export function t(key, params = {}) {
+  const text = has(key) ? strings[key] : key;
+  return text.replace(/\{(\w+)\}/g, (whole, name) =>
+    Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole,
+  );
+}
+
+// A server error {code, params, message?}: our own translation wins, so the
+// toast follows a language switch even for errors sent before it.
+export function errorText(error) {
+  if (!error) return t("app.error_unknown");
+  const key = `error.${error.code}`;
+  if (has(key)) return t(key, error.params || {});
+  return error.message || t("app.error_unknown");
+}
+
+// Keys under a prefix, in catalogue order (rules summaries are lists of texts).
+export function keys(prefix) {
+  return Object.keys(strings).filter((key) => key.startsWith(prefix));
+}

@@ -1,0 +1,148 @@
+// The room's WebSocket (docs/protocol.md): hello with the stored token,
+// reconnect with backoff, acks by id, binary ink frames passed through.
+
+const PROTOCOL_VERSION = 1;
+
+export function tokenKey(code) {
+  return `atelier.token.${code.toUpperCase()}`;
+}
+
+export function storedToken(code) {
+  return localStorage.getItem(tokenKey(code));
+}
+
+export function storeToken(code, token) {
+  if (token) localStorage.setItem(tokenKey(code), token);
+  else localStorage.removeItem(tokenKey(code));
+}
+
+export class RoomConnection {
+  // handlers: {message(msg), ink(seat, bytes), status(state), closed(code)}
+  constructor(code, language, handlers) {
+    this.code = code.toUpperCase();
+    this.language = language;
+    this.handlers = handlers;
+    this.socket = null;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.retry = 0;
+    this.stopped = false;
+    this.lastSeq = -1;
+    this.pingTimer = null;
+  }
+
+  connect() {
+    this.stopped = false;
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    const socket = new WebSocket(`${scheme}://${location.host}/ws/${this.code}`);
+    socket.binaryType = "arraybuffer";
+    this.socket = socket;
+    this.handlers.status?.("connecting");
+    socket.addEventListener("open", () => {
+      this.retry = 0;
+      socket.send(
+        JSON.stringify({
+          t: "hello",
+          v: PROTOCOL_VERSION,
+          token: storedToken(this.code),
+          lang: this.language,
+        }),
+      );
+      this.handlers.status?.("open");
+      clearInterval(this.pingTimer);
+      // Keeps idle connections alive through proxies and notices dead ones.
+      this.pingTimer = setInterval(() => this.sendRaw({ t: "ping" }), 20000);
+    });
+    socket.addEventListener("message", (event) => this.receive(event.data));
+    socket.addEventListener("close", (event) => {
+      clearInterval(this.pingTimer);
+      if (this.socket !== socket) return;
+      this.socket = null;
+      for (const { reject } of this.pending.values()) reject({ code: "disconnected" });
+      this.pending.clear();
+      this.handlers.status?.("closed");
+      const fatal = event.code === 4404 || event.code === 4400;
+      this.handlers.closed?.(event.code);
+      if (!this.stopped && !fatal) {
+        const delay = Math.min(8000, 300 * 2 ** this.retry) * (0.75 + Math.random() / 2);
+        this.retry += 1;
+        setTimeout(() => this.connect(), delay);
+      }
+    });
+  }
+
+  receive(data) {
+    if (data instanceof ArrayBuffer) {
+      const bytes = new Uint8Array(data);
+      if (bytes.length > 0) this.handlers.ink?.(bytes[0], bytes.subarray(1));
+      return;
+    }
+    let msg;
+    try {
+      msg = JSON.parse(data);
+    } catch {
+      return;
+    }
+    if (msg.t === "joined" && msg.token) storeToken(this.code, msg.token);
+    if (msg.t === "error" && msg.code === "bad_token") storeToken(this.code, null);
+    if (msg.t === "error" && msg.code === "kicked") storeToken(this.code, null);
+    if (msg.t === "state") {
+      if (typeof msg.seq === "number" && msg.seq < this.lastSeq) return;
+      if (typeof msg.seq === "number") this.lastSeq = msg.seq;
+    }
+    if ((msg.t === "ack" || msg.t === "error") && msg.id !== undefined) {
+      const waiter = this.pending.get(msg.id);
+      this.pending.delete(msg.id);
+      if (waiter) {
+        if (msg.t === "ack") waiter.resolve(msg);
+        else waiter.reject(msg);
+      }
+    }
+    this.handlers.message?.(msg);
+  }
+
+  get open() {
+    return this.socket !== null && this.socket.readyState === WebSocket.OPEN;
+  }
+
+  sendRaw(msg) {
+    if (!this.open) return false;
+    this.socket.send(JSON.stringify(msg));
+    return true;
+  }
+
+  // Resolves on ack, rejects with the error message (already shown by the
+  // app's error handler, so callers rarely need to catch).
+  request(msg) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (!this.sendRaw({ ...msg, id })) {
+        reject({ code: "disconnected" });
+        return;
+      }
+      this.pending.set(id, { resolve, reject });
+    });
+  }
+
+  send(msg) {
+    return this.sendRaw(msg);
+  }
+
+  sendInk(bytes) {
+    if (!this.open) return false;
+    this.socket.send(bytes);
+    return true;
+  }
+
+  setLanguage(code) {
+    this.language = code;
+    this.sendRaw({ t: "lang", lang: code });
+  }
+
+  close() {
+    this.stopped = true;
+    clearInterval(this.pingTimer);
+    if (this.socket) this.socket.close();
+    this.socket = null;
+  }
+}

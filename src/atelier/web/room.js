@@ -1,0 +1,140 @@
+// One room: the connection, the latest state, and which screen shows it.
+
+import { h, toast } from "./dom.js";
+import { errorText, lang, t } from "./i18n.js";
+import { renderLobby } from "./lobby.js";
+import { RoomConnection, storeToken } from "./net.js";
+import { PictomaniaScreen } from "./pictomania.js";
+
+const SCREENS = { pictomania: PictomaniaScreen };
+
+export class Room {
+  constructor(code, { shell }) {
+    this.code = code;
+    this.shell = shell;
+    this.state = null;
+    this.screen = null;
+    this.status = "connecting";
+    this.fatal = null;
+    this.conn = new RoomConnection(code, lang(), {
+      message: (msg) => this.onMessage(msg),
+      ink: (seat, bytes) => this.screen?.onInk?.(seat, bytes),
+      status: (status) => this.onStatus(status),
+      closed: (code) => this.onClosed(code),
+    });
+  }
+
+  start() {
+    this.render();
+    this.conn.connect();
+  }
+
+  close() {
+    this.screen?.destroy?.();
+    this.screen = null;
+    this.conn.close();
+  }
+
+  languageChanged(code) {
+    this.conn.setLanguage(code);
+  }
+
+  // Actions return a promise; refusals were already toasted by onMessage.
+  send(msg) {
+    return this.conn.request(msg).catch(() => null);
+  }
+
+  onStatus(status) {
+    this.status = status;
+    document.body.dataset.connection = status;
+    const badge = document.querySelector("[data-testid=connection]");
+    if (badge) {
+      badge.hidden = status === "open";
+      badge.textContent = t("room.reconnecting");
+    }
+  }
+
+  onClosed(code) {
+    if (code === 4404) {
+      this.fatal = "unknown_room";
+      this.render();
+    }
+  }
+
+  onMessage(msg) {
+    switch (msg.t) {
+      case "state":
+        this.state = msg;
+        this.render();
+        break;
+      case "error":
+        if (msg.code === "bad_token") break; // quietly continue as a spectator
+        if (msg.code === "unknown_room") {
+          this.fatal = "unknown_room";
+          this.render();
+          break;
+        }
+        if (msg.code === "kicked") storeToken(this.code, null);
+        toast(errorText(msg));
+        break;
+      case "ink_sync":
+        this.screen?.onInkSync?.(msg);
+        break;
+      case "joined":
+        break;
+      default:
+        this.screen?.onMessage?.(msg);
+    }
+  }
+
+  get isPlayer() {
+    return Boolean(this.state?.you?.player);
+  }
+
+  render() {
+    if (this.fatal) {
+      this.dropScreen();
+      this.shell(
+        null,
+        h(
+          "main",
+          { class: "page", testid: "room-missing" },
+          h("section", { class: "card" }, h("h2", {}, t("room.unknown")), h("a", { class: "btn primary", href: "/" }, t("room.back_home"))),
+        ),
+      );
+      return;
+    }
+    const state = this.state;
+    if (!state) {
+      this.dropScreen();
+      this.shell(null, h("main", { class: "page center", testid: "room-loading" }, h("p", { class: "muted" }, t("room.connecting"))));
+      return;
+    }
+    const phase = state.room.phase;
+    if (phase === "lobby") {
+      this.dropScreen();
+      renderLobby(this);
+      return;
+    }
+    const Screen = SCREENS[state.room.game];
+    if (!Screen) {
+      this.dropScreen();
+      this.shell(null, h("main", { class: "page" }, h("p", { class: "card" }, t("room.no_screen"))));
+      return;
+    }
+    if (!this.screen || !(this.screen instanceof Screen) || !this.screen.mounted()) {
+      this.dropScreen();
+      this.screen = new Screen(this);
+    }
+    this.screen.update(state);
+  }
+
+  dropScreen() {
+    this.screen?.destroy?.();
+    this.screen = null;
+  }
+
+  connectionBadge() {
+    return h("span", { class: "conn-badge", testid: "connection", hidden: this.status === "open" }, t("room.reconnecting"));
+  }
+}

@@ -1,0 +1,213 @@
+// Room settings: a form built from the game's own settings object, so the
+// editor follows the engine; HINTS only add choices and bounds the values
+// alone cannot show. Labels: settings.<game>.<field> (option: .<value>).
+
+import { h } from "./dom.js";
+import { has, t } from "./i18n.js";
+
+const LEVEL_CHOICES = [1, 2, 3, 4];
+const first = (s) => s.edition === "first";
+const second = (s) => s.edition !== "first";
+
+const HINTS = {
+  pictomania: {
+    edition: {
+      type: "select",
+      options: ["second", "first"],
+      // Edition-specific choices start over, so the server's defaults apply.
+      patch: (v) => ({
+        edition: v,
+        rounds: null,
+        levels: null,
+        competitive: false,
+        kids: false,
+        learning_round: false,
+      }),
+    },
+    language: { type: "select", options: ["en", "de", "uk"], labels: "lang" },
+    rounds: { type: "int", min: 1, max: 12, patch: (v) => ({ rounds: v, levels: null }) },
+    levels: { type: "levels" },
+    competitive: { type: "bool", when: second },
+    learning_round: { type: "bool", when: second },
+    kids: { type: "bool", when: first, patch: (v) => ({ kids: v, levels: null }) },
+    card_swaps: { type: "int", min: 0, max: 20, when: first },
+    time_limit: { type: "optional", min: 10, max: 3600, step: 10, default: 180 },
+    player_token_values: { type: "numbers" },
+    black_token_values: { type: "numbers" },
+    custom_cards: { type: "count" },
+    custom_mode: { type: "select", options: ["alongside", "instead"], when: (s) => (s.custom_cards || []).length > 0 },
+  },
+};
+
+// Fields worth choosing before the room exists (the rest wait for the lobby).
+const START_FIELDS = { pictomania: ["edition", "time_limit"] };
+const START_DEFAULTS = { pictomania: { edition: "second", time_limit: null } };
+
+export function label(game, field) {
+  for (const key of [`settings.${game}.${field}`, `settings.${field}`]) if (has(key)) return t(key);
+  return field.replace(/_/g, " ");
+}
+
+function optionLabel(game, field, value, hint) {
+  if (hint?.labels) return t(`${hint.labels}.${value}`);
+  const key = `settings.${game}.${field}.${value}`;
+  return has(key) ? t(key) : String(value);
+}
+
+function hintFor(game, field, value) {
+  const hint = HINTS[game]?.[field];
+  if (hint) return hint;
+  if (typeof value === "boolean") return { type: "bool" };
+  if (typeof value === "number") return { type: "int", min: 0 };
+  if (typeof value === "string") return { type: "text" };
+  return { type: "readonly" };
+}
+
+function parseNumbers(text) {
+  const parts = text.split(/[\s,;]+/).filter(Boolean);
+  if (parts.length === 0) return null;
+  return parts.map(Number);
+}
+
+function control(game, field, value, hint, change) {
+  const id = `setting-${field}`;
+  const onChange = (v) => change(hint.patch ? hint.patch(v) : { [field]: v });
+  switch (hint.type) {
+    case "select":
+      return h(
+        "select",
+        { class: "input", id, testid: id, onchange: (e) => onChange(e.target.value) },
+        hint.options.map((opt) =>
+          h("option", { value: opt, selected: opt === value }, optionLabel(game, field, opt, hint)),
+        ),
+      );
+    case "bool":
+      return h("input", {
+        type: "checkbox",
+        class: "toggle",
+        id,
+        testid: id,
+        checked: Boolean(value),
+        onchange: (e) => onChange(e.target.checked),
+      });
+    case "int":
+      return numberInput(id, value, hint, onChange);
+    case "optional": {
+      const on = value !== null && value !== undefined;
+      const number = numberInput(`${id}-value`, on ? value : hint.default, hint, onChange);
+      number.disabled = !on;
+      const toggle = h("input", {
+        type: "checkbox",
+        class: "toggle",
+        id,
+        testid: id,
+        checked: on,
+        onchange: (e) => onChange(e.target.checked ? Number(number.value) : null),
+      });
+      return h("span", { class: "inline" }, toggle, number, h("span", { class: "unit" }, t("settings.seconds")));
+    }
+    case "levels": {
+      const selects = (value || []).map((level, i) =>
+        h(
+          "select",
+          {
+            class: "input level",
+            testid: `${id}-${i}`,
+            "aria-label": t("settings.round_n", { n: i + 1 }),
+            onchange: () => onChange(selects.map((x) => Number(x.value))),
+          },
+          LEVEL_CHOICES.map((n) => h("option", { value: n, selected: n === level }, t(`level.${n}`))),
+        ),
+      );
+      return h("span", { class: "levels", id }, selects);
+    }
+    case "numbers":
+      return h("input", {
+        class: "input",
+        id,
+        testid: id,
+        inputmode: "numeric",
+        placeholder: t("settings.default"),
+        value: value ? value.join(", ") : "",
+        onchange: (e) => onChange(parseNumbers(e.target.value)),
+      });
+    case "text":
+      return h("input", {
+        class: "input",
+        id,
+        testid: id,
+        value,
+        onchange: (e) => onChange(e.target.value),
+      });
+    default:
+      return h("span", { class: "value" }, display(game, field, value, hint));
+  }
+}
+
+function numberInput(id, value, hint, onValue) {
+  return h("input", {
+    type: "number",
+    inputmode: "numeric",
+    class: "input number",
+    id,
+    testid: id,
+    value: value ?? "",
+    min: hint.min,
+    max: hint.max,
+    step: hint.step || 1,
+    onchange: (e) => {
+      if (e.target.value !== "") onValue(Number(e.target.value));
+    },
+  });
+}
+
+function display(game, field, value, hint) {
+  if (hint.type === "count") return String((value || []).length);
+  if (value === null || value === undefined) {
+    return hint.type === "numbers" ? t("settings.default") : t("settings.off");
+  }
+  if (hint.type === "select") return optionLabel(game, field, value, hint);
+  if (hint.type === "levels") return value.map((n) => t(`level.${n}`)).join(" · ");
+  if (hint.type === "optional") return t("settings.n_seconds", { n: value });
+  if (typeof value === "boolean") return value ? t("settings.on") : t("settings.off");
+  if (Array.isArray(value)) return value.join(" · ");
+  if (typeof value === "object") return JSON.stringify(value);
+  return String(value);
+}
+
+// The lobby's settings: controls for the host, a summary for others.
+// onChange receives a partial settings object (the protocol merges it).
+export function settingsEditor(game, settings, { editable, onChange }) {
+  const rows = [];
+  for (const [field, value] of Object.entries(settings || {})) {
+    const hint = hintFor(game, field, value);
+    if (hint.when && !hint.when(settings)) continue;
+    const body = editable
+      ? control(game, field, value, hint, onChange)
+      : h("span", { class: "value", testid: `setting-${field}` }, display(game, field, value, hint));
+    rows.push(
+      h(
+        "div",
+        { class: "setting-row" },
+        h("label", { class: "label", for: `setting-${field}` }, label(game, field)),
+        body,
+      ),
+    );
+  }
+  return h("div", { class: "settings", testid: "settings" }, rows);
+}
+
+// The start page's few choices; fills `choices` with what the user picks.
+export function startChoices(game, choices) {
+  const defaults = START_DEFAULTS[game] || {};
+  return (START_FIELDS[game] || []).map((field) => {
+    const value = defaults[field];
+    const hint = hintFor(game, field, value);
+    return h(
+      "label",
+      { class: "field" },
+      h("span", { class: "label" }, label(game, field)),
+      control(game, field, value, hint, (patch) => Object.assign(choices, patch)),
+    );
+  });
+}

@@ -1,0 +1,126 @@
+// The start page: create a room, or join one by its short code.
+
+import { h, toast } from "./dom.js";
+import { errorText, lang, LANGUAGES, t } from "./i18n.js";
+import { rulesButton } from "./rules.js";
+import { startChoices } from "./settings.js";
+
+// Games with a browser screen; the others appear here as their screens land.
+export const BROWSER_GAMES = ["pictomania"];
+const CODE_CHARS = /[^23456789ABCDEFGHJKMNPQRSTUVWXYZ]/g;
+
+export function renderStart({ shell, go }) {
+  let game = BROWSER_GAMES[0];
+  let choices = {};
+  const gameList = h("div", { class: "choice-row", role: "radiogroup" });
+  const choiceBox = h("div", { class: "start-choices" });
+
+  function drawGames() {
+    gameList.replaceChildren(
+      ...BROWSER_GAMES.map((name) =>
+        h(
+          "button",
+          {
+            type: "button",
+            class: `choice ${name === game ? "selected" : ""}`,
+            role: "radio",
+            "aria-checked": String(name === game),
+            testid: `game-${name}`,
+            onclick: () => {
+              game = name;
+              drawGames();
+            },
+          },
+          h("strong", {}, t(`game.${name}`)),
+          h("small", {}, t(`game.${name}.tagline`)),
+        ),
+      ),
+    );
+    choices = {};
+    choiceBox.replaceChildren(...startChoices(game, choices));
+  }
+  drawGames();
+
+  const wordLang = h(
+    "select",
+    { testid: "create-language", class: "input" },
+    LANGUAGES.map((code) => h("option", { value: code, selected: code === lang() }, t(`lang.${code}`))),
+  );
+  const createButton = h("button", { class: "btn primary big", type: "submit", testid: "create-room" }, t("start.create"));
+
+  async function create(event) {
+    event.preventDefault();
+    createButton.disabled = true;
+    try {
+      const response = await fetch(`/api/rooms?lang=${lang()}`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({
+          game,
+          settings: game === "pictomania" ? { ...choices, language: wordLang.value } : choices,
+          language: wordLang.value,
+        }),
+      });
+      const data = await response.json().catch(() => ({}));
+      if (!response.ok) throw data;
+      go(`/r/${data.code}`);
+    } catch (error) {
+      toast(errorText(error));
+      createButton.disabled = false;
+    }
+  }
+
+  const codeInput = h("input", {
+    class: "input code-input",
+    testid: "join-code",
+    maxlength: 6,
+    autocomplete: "off",
+    autocapitalize: "characters",
+    spellcheck: "false",
+    placeholder: "K7M2QX",
+    "aria-label": t("start.code"),
+    oninput: (event) => {
+      event.target.value = event.target.value.toUpperCase().replace(CODE_CHARS, "");
+    },
+  });
+
+  function join(event) {
+    event.preventDefault();
+    const code = codeInput.value.trim().toUpperCase();
+    if (code.length !== 6) {
+      toast(t("start.code_invalid"));
+      return;
+    }
+    go(`/r/${code}`);
+  }
+
+  shell(
+    null,
+    h(
+      "main",
+      { class: "page start", testid: "start-page" },
+      h("section", { class: "hero" }, h("h1", {}, t("start.title")), h("p", {}, t("start.tagline"))),
+      h(
+        "form",
+        { class: "card", testid: "create-form", onsubmit: create },
+        h("h2", {}, t("start.new_room")),
+        h("div", { class: "field" }, h("span", { class: "label" }, t("start.game")), gameList),
+        h("label", { class: "field" }, h("span", { class: "label" }, t("start.word_language")), wordLang),
+        choiceBox,
+        h("p", { class: "hint" }, t("start.more_settings")),
+        h("div", { class: "actions" }, createButton, rulesButton(game)),
+      ),
+      h(
+        "form",
+        { class: "card", testid: "join-form", onsubmit: join },
+        h("h2", {}, t("start.join_room")),
+        h(
+          "div",
+          { class: "inline" },
+          codeInput,
+          h("button", { class: "btn primary", type: "submit", testid: "join-room" }, t("start.join")),
+        ),
+      ),
+    ),
+  );
+}
