@@ -1,0 +1,454 @@
+"""The ink wire format: one batch of stroke operations in a few bytes.
+
+A batch is a version byte followed by a bit stream (most significant bit
+first) of operations, padded with fewer than eight zero bits. Numbers are
+zigzag Exp-Golomb codes, and a stroke's points are coded as second
+differences, so a smooth stroke costs about two bytes per point with its
+timing and pressure. docs/ink.md describes the format bit by bit; codec.js
+mirrors this module exactly (tests compare the two).
+
+Strokes may span batches: a ``Points`` operation continues the stroke that
+is open on the receiving side, relative to its last point. ``decode_batch``
+checks everything one batch can show; :class:`atelier.ink.guard.InkGuard`
+checks a batch against the drawing so far.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import accumulate
+from typing import Any
+
+from atelier.games.core import RuleError
+
+VERSION = 1
+CANVAS_SIZE = 4096
+"""Side of the logical square canvas; every screen maps it to its own pixels."""
+MARGIN = CANVAS_SIZE // 2
+"""How far a stroke may leave the canvas (to come back in); it starts inside."""
+MAX_BATCH_BYTES = 16 * 1024
+MAX_POINTS_PER_STROKE = 5000
+MAX_STROKES_PER_DRAWING = 3000
+MAX_WIDTH = 1023
+MAX_PRESSURE = 63
+"""Pressure is quantised to 0..63; a stroke without pressure is simulated
+from its speed by whoever draws it (geometry.py, stroke.js)."""
+MAX_TIME_MS = 24 * 3600 * 1000
+TOOLS = ("pen", "eraser")
+
+_LOW = -MARGIN
+_HIGH = CANVAS_SIZE + MARGIN  # exclusive
+_SPAN = _HIGH - _LOW
+_MAX_ZEROS = 32
+_T_K = 10  # Exp-Golomb order for times in ms since the drawing began
+_KXY_BITS = 3
+
+
+class InkError(RuleError):
+    """Malformed, out of bounds or oversized ink. ``code`` is stable and
+    translated as ``error.<code>`` (content/strings/ink.json)."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code, **params)
+
+
+@dataclass(frozen=True, slots=True)
+class Begin:
+    """Start a stroke at an absolute point; ``t`` is ms since the drawing's
+    first stroke; ``pressure`` is None when the device has none."""
+
+    tool: str
+    width: int
+    x: int
+    y: int
+    t: int
+    pressure: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Points:
+    """More points of the open stroke: ``deltas`` holds (dx, dy, dt, dp) per
+    point, each relative to the point before (dp is 0 without pressure)."""
+
+    deltas: tuple[int, ...]
+    pressure: bool = False
+
+    @property
+    def count(self) -> int:
+        return len(self.deltas) // 4
+
+
+@dataclass(frozen=True, slots=True)
+class End:
+    """End the open stroke."""
+
+
+@dataclass(frozen=True, slots=True)
+class Undo:
+    """Take back the last stroke or clear (at ``t`` ms)."""
+
+    t: int
+
+
+@dataclass(frozen=True, slots=True)
+class Clear:
+    """Wipe the canvas (at ``t`` ms); an undo brings the ink back."""
+
+    t: int
+
+
+Op = Begin | Points | End | Undo | Clear
+
+
+@dataclass(frozen=True, slots=True)
+class InkBatch:
+    ops: tuple[Op, ...]
+    strokes_begun: int
+    points: int
+    tools: frozenset[str]
+
+
+# --- checks shared by both directions -------------------------------------------------
+
+
+class _Walk:
+    """What one batch shows about its strokes, checked op by op.
+
+    ``open`` is True/False when the batch itself shows whether a stroke is
+    open, None before that (a batch may continue a stroke from an earlier
+    one); positions are absolute when known, else relative to the batch's
+    unknown starting point."""
+
+    __slots__ = ("begun", "count", "open", "p", "points", "t", "tools", "x", "y")
+
+    def __init__(self) -> None:
+        self.open: bool | None = None
+        self.x = self.y = self.t = self.p = 0
+        self.count = 0  # points of the open stroke seen in this batch
+        self.begun = 0
+        self.points = 0
+        self.tools: set[str] = set()
+
+    def begin(self, op: Begin) -> None:
+        if self.open:
+            raise InkError("ink_stroke_open")
+        if op.tool not in TOOLS:
+            raise InkError("ink_malformed")
+        if not 1 <= op.width <= MAX_WIDTH:
+            raise InkError("ink_bad_width", max=MAX_WIDTH)
+        if not (0 <= op.x < CANVAS_SIZE and 0 <= op.y < CANVAS_SIZE):
+            raise InkError("ink_out_of_bounds")
+        if not 0 <= op.t <= MAX_TIME_MS:
+            raise InkError("ink_too_long")
+        if op.pressure is not None and not 0 <= op.pressure <= MAX_PRESSURE:
+            raise InkError("ink_malformed")
+        self.open = True
+        self.x, self.y, self.t, self.p = op.x, op.y, op.t, op.pressure or 0
+        self.count = 1
+        self.begun += 1
+        self.points += 1
+        self.tools.add(op.tool)
+
+    def extend(self, op: Points) -> None:
+        if self.open is False:
+            raise InkError("ink_no_stroke")
+        n = op.count
+        d = op.deltas
+        if n < 1 or len(d) != 4 * n:
+            raise InkError("ink_malformed")
+        known = self.open is True
+        # Relative to an unknown start, a stroke may still span the whole range.
+        lo, hi = (_LOW, _HIGH) if known else (-_SPAN, _SPAN)
+        plo, phi = (0, MAX_PRESSURE) if known else (-MAX_PRESSURE, MAX_PRESSURE)
+        # accumulate/min/max run in C: the server checks every point it relays
+        xs = list(accumulate(d[0::4], initial=self.x))
+        ys = list(accumulate(d[1::4], initial=self.y))
+        if not (lo <= min(xs) and max(xs) < hi and lo <= min(ys) and max(ys) < hi):
+            raise InkError("ink_out_of_bounds")
+        if min(d[2::4]) < 0:
+            raise InkError("ink_malformed")
+        if op.pressure:
+            ps = list(accumulate(d[3::4], initial=self.p))
+            if not (plo <= min(ps) and max(ps) <= phi):
+                raise InkError("ink_malformed")
+        elif any(d[3::4]):
+            raise InkError("ink_malformed")
+        t = self.t + sum(d[2::4])
+        if t > MAX_TIME_MS:
+            raise InkError("ink_too_long")
+        self.count += n
+        if self.count > MAX_POINTS_PER_STROKE:
+            raise InkError("ink_too_many_points", max=MAX_POINTS_PER_STROKE)
+        self.x, self.y, self.t = xs[-1], ys[-1], t
+        if op.pressure:
+            self.p = ps[-1]
+        self.points += n
+
+    def close(self) -> None:
+        if self.open is False:
+            raise InkError("ink_no_stroke")
+        self.open = False
+
+    def timed(self, t: int, tool: str) -> None:
+        if self.open:
+            raise InkError("ink_stroke_open")
+        if not 0 <= t <= MAX_TIME_MS:
+            raise InkError("ink_too_long")
+        self.open = False
+        self.tools.add(tool)
+
+    def step(self, op: Op) -> None:
+        if isinstance(op, Points):
+            self.extend(op)
+        elif isinstance(op, Begin):
+            self.begin(op)
+        elif isinstance(op, End):
+            self.close()
+        elif isinstance(op, Undo):
+            self.timed(op.t, "undo")
+        elif isinstance(op, Clear):
+            self.timed(op.t, "clear")
+        else:
+            raise InkError("ink_malformed")
+
+    def batch(self, ops: tuple[Op, ...]) -> InkBatch:
+        return InkBatch(ops, self.begun, self.points, frozenset(self.tools))
+
+
+# --- decoding -------------------------------------------------------------------------
+
+
+class _Reader:
+    """Bits as a string of '0'/'1', so that finding a code's end and reading
+    its value are C-speed str operations (the server decodes every batch)."""
+
+    __slots__ = ("bits", "end", "pos")
+
+    def __init__(self, body: bytes) -> None:
+        self.end = 8 * len(body)
+        bits = format(int.from_bytes(body, "big"), f"0{self.end}b") if body else ""
+        self.bits = bits + "0" * 64  # so that look-ahead windows are always full
+        self.pos = 0
+
+    def read(self, n: int) -> int:
+        start = self.pos
+        stop = start + n
+        if stop > self.end:
+            raise InkError("ink_malformed")
+        self.pos = stop
+        return int(self.bits[start:stop], 2)
+
+    def eg(self, k: int) -> int:
+        """An unsigned Exp-Golomb code of order ``k``."""
+        start = self.pos
+        one = self.bits.find("1", start, start + _MAX_ZEROS + 1)
+        if one < 0:
+            raise InkError("ink_malformed")
+        stop = 2 * one - start + 1 + k
+        if stop > self.end:
+            raise InkError("ink_malformed")
+        self.pos = stop
+        q = int(self.bits[one : 2 * one - start + 1], 2)
+        if k:
+            return ((q - 1) << k) | int(self.bits[stop - k : stop], 2)
+        return q - 1
+
+    def sg(self, k: int) -> int:
+        """A signed (zigzag) Exp-Golomb code."""
+        v = self.eg(k)
+        return -(v >> 1) - 1 if v & 1 else v >> 1
+
+    def at_end(self) -> bool:
+        rest = self.end - self.pos
+        return rest < 8 and self.bits.find("1", self.pos) < 0
+
+
+def decode_batch(data: bytes) -> InkBatch:
+    """The operations in one batch; InkError (and nothing else) if it is
+    malformed, out of bounds or oversized."""
+    if not isinstance(data, bytes | bytearray | memoryview):
+        raise InkError("ink_malformed")
+    data = bytes(data)
+    if not data:
+        raise InkError("ink_empty")
+    if len(data) > MAX_BATCH_BYTES:
+        raise InkError("ink_too_large", size=len(data), max=MAX_BATCH_BYTES)
+    if data[0] != VERSION:
+        raise InkError("ink_version", version=data[0])
+    r = _Reader(data[1:])
+    walk = _Walk()
+    ops: list[Op] = []
+    if r.at_end():
+        raise InkError("ink_empty")
+    while not r.at_end():
+        op = _read_op(r)
+        walk.step(op)
+        ops.append(op)
+    return walk.batch(tuple(ops))
+
+
+def _read_op(r: _Reader) -> Op:
+    if not r.read(1):
+        return _read_points(r)
+    if not r.read(1):
+        tool = TOOLS[r.read(1)]
+        has_p = r.read(1)
+        width = r.read(10)
+        x = r.read(12)
+        y = r.read(12)
+        t = r.eg(_T_K)
+        p = r.read(6) if has_p else None
+        return Begin(tool, width, x, y, t, p)
+    if not r.read(1):
+        return End()
+    if not r.read(1):
+        return Undo(r.eg(_T_K))
+    return Clear(r.eg(_T_K))
+
+
+_SHORT_ZEROS = 5
+
+
+def _short_codes(k: int) -> tuple[str, dict[str, int]]:
+    """A regex for an order-k code with few leading zeros, and the signed
+    value of each such code."""
+    values: dict[str, int] = {}
+    for z in range(_SHORT_ZEROS + 1):
+        for q in range(1 << z, 2 << z):
+            for low in range(1 << k):
+                v = ((q - 1) << k) | low
+                code = "0" * z + format(q, "b") + (format(low, f"0{k}b") if k else "")
+                values[code] = -(v >> 1) - 1 if v & 1 else v >> 1
+    heads = "|".join("0" * z + "1" + (f"[01]{{{z}}}" if z else "") for z in range(_SHORT_ZEROS + 1))
+    return f"((?:{heads}){f'[01]{{{k}}}' if k else ''})", values
+
+
+_SHORT = [_short_codes(k) for k in range(1 << _KXY_BITS)]
+_POINT = {
+    (k, has_p): re.compile(_SHORT[k][0] * 2 + _SHORT[0][0] * (2 if has_p else 1))
+    for k in range(1 << _KXY_BITS)
+    for has_p in (False, True)
+}
+
+
+def _read_points(r: _Reader) -> Points:
+    has_p = r.read(1)
+    n = r.eg(0) + 1
+    # Every point takes at least three bits: a larger count is a lie.
+    if 3 * n > r.end - r.pos:
+        raise InkError("ink_malformed")
+    k = r.read(_KXY_BITS)
+    # One regex match per point whose codes are all short (nearly all of
+    # them), each code's value a dict look-up; any other point the slow way.
+    match = _POINT[k, bool(has_p)].match
+    vk, v0 = _SHORT[k][1], _SHORT[0][1]
+    bits = r.bits
+    sg = r.sg
+    dx = dy = dt = 0
+    out: list[int] = []
+    for _ in range(n):
+        m = match(bits, r.pos)
+        if m is not None and m.end() <= r.end:
+            g = m.groups()
+            r.pos = m.end()
+            dx += vk[g[0]]
+            dy += vk[g[1]]
+            dt += v0[g[2]]
+            out += (dx, dy, dt, v0[g[3]] if has_p else 0)
+        else:
+            dx += sg(k)
+            dy += sg(k)
+            dt += sg(0)
+            out += (dx, dy, dt, sg(0) if has_p else 0)
+    return Points(tuple(out), bool(has_p))
+
+
+# --- encoding -------------------------------------------------------------------------
+
+
+def _zz(v: int) -> int:
+    return 2 * v if v >= 0 else -2 * v - 1
+
+
+def _eg(v: int, k: int) -> str:
+    q = bin((v >> k) + 1)[2:]
+    low = format(v & ((1 << k) - 1), f"0{k}b") if k else ""
+    return "0" * (len(q) - 1) + q + low
+
+
+def _eg_len(v: int, k: int) -> int:
+    return 2 * ((v >> k) + 1).bit_length() - 1 + k
+
+
+def best_k(residuals: Sequence[int]) -> int:
+    """The Exp-Golomb order (0..7) that codes these zigzag values shortest."""
+    best, best_bits = 0, -1
+    for k in range(1 << _KXY_BITS):
+        bits = sum(_eg_len(v, k) for v in residuals)
+        if best_bits < 0 or bits < best_bits:
+            best, best_bits = k, bits
+    return best
+
+
+def _write_op(op: Op, out: list[str]) -> None:
+    if isinstance(op, Points):
+        _write_points(op, out)
+    elif isinstance(op, Begin):
+        has_p = op.pressure is not None
+        out += (
+            "10",
+            "1" if op.tool == "eraser" else "0",
+            "1" if has_p else "0",
+            format(op.width, "010b"),
+            format(op.x, "012b"),
+            format(op.y, "012b"),
+            _eg(op.t, _T_K),
+        )
+        if op.pressure is not None:
+            out.append(format(op.pressure, "06b"))
+    elif isinstance(op, End):
+        out.append("110")
+    elif isinstance(op, Undo):
+        out += ("1110", _eg(op.t, _T_K))
+    else:
+        out += ("1111", _eg(op.t, _T_K))
+
+
+def _write_points(op: Points, out: list[str]) -> None:
+    d = op.deltas
+    xy: list[int] = []
+    rest: list[int] = []
+    px = py = pt = 0
+    for i in range(0, len(d), 4):
+        xy += (_zz(d[i] - px), _zz(d[i + 1] - py))
+        rest.append(_zz(d[i + 2] - pt))
+        if op.pressure:
+            rest.append(_zz(d[i + 3]))
+        px, py, pt = d[i], d[i + 1], d[i + 2]
+    k = best_k(xy)
+    out += ("0", "1" if op.pressure else "0", _eg(op.count - 1, 0), format(k, "03b"))
+    step = 2 if op.pressure else 1
+    for j in range(op.count):
+        out += (_eg(xy[2 * j], k), _eg(xy[2 * j + 1], k))
+        out += (_eg(v, 0) for v in rest[step * j : step * j + step])
+
+
+def encode_batch(ops: Iterable[Op]) -> bytes:
+    """The bytes of one batch; InkError if the operations break a rule that
+    ``decode_batch`` would refuse (so every encoded batch decodes)."""
+    ops = tuple(ops)
+    if not ops:
+        raise InkError("ink_empty")
+    walk = _Walk()
+    out: list[str] = []
+    for op in ops:
+        walk.step(op)
+        _write_op(op, out)
+    bits = "".join(out)
+    bits += "0" * (-len(bits) % 8)
+    data = bytes([VERSION]) + int(bits, 2).to_bytes(len(bits) // 8, "big")
+    if len(data) > MAX_BATCH_BYTES:
+        raise InkError("ink_too_large", size=len(data), max=MAX_BATCH_BYTES)
+    return data

@@ -1,0 +1,104 @@
+"""Checks each batch against the drawing so far, keeping only a few numbers.
+
+``decode_batch`` sees one batch; a stroke continued from an earlier batch
+can only be checked here: its points must stay near the canvas, a stroke may
+hold at most MAX_POINTS_PER_STROKE points and a drawing MAX_STROKES_PER_DRAWING
+strokes. The server keeps one guard per canvas and refuses (does not relay or
+store) a batch the guard refuses; the guard is then unchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from atelier.ink.codec import (
+    CANVAS_SIZE,
+    MARGIN,
+    MAX_POINTS_PER_STROKE,
+    MAX_PRESSURE,
+    MAX_STROKES_PER_DRAWING,
+    MAX_TIME_MS,
+    Begin,
+    End,
+    InkBatch,
+    InkError,
+    Points,
+    decode_batch,
+)
+
+_LOW, _HIGH = -MARGIN, CANVAS_SIZE + MARGIN
+
+
+class InkGuard:
+    __slots__ = ("count", "open", "p", "pressure", "strokes", "t", "x", "y")
+
+    def __init__(self) -> None:
+        self.open = False
+        self.pressure = False
+        self.x = self.y = self.t = self.p = 0
+        self.count = 0  # points of the open stroke
+        self.strokes = 0  # strokes begun in this drawing, undone ones included
+
+    @classmethod
+    def from_batches(cls, batches: Iterable[bytes]) -> InkGuard:
+        """The guard after batches accepted earlier (e.g. after a restart)."""
+        guard = cls()
+        for data in batches:
+            guard.check(data)
+        return guard
+
+    def check(self, data: bytes, allowed: frozenset[str] | None = None) -> InkBatch:
+        """The decoded batch, if it fits the drawing and uses only ``allowed``
+        tools (of pen, eraser, undo, clear); else InkError and no change."""
+        batch = decode_batch(data)
+        if allowed is not None:
+            for tool in ("pen", "eraser", "undo", "clear"):
+                if tool in batch.tools and tool not in allowed:
+                    raise InkError(f"ink_no_{tool}")
+        if self.strokes + batch.strokes_begun > MAX_STROKES_PER_DRAWING:
+            raise InkError("ink_too_many_strokes", max=MAX_STROKES_PER_DRAWING)
+        state = (self.open, self.pressure, self.x, self.y, self.t, self.p, self.count)
+        opened, pressure, x, y, t, p, count = state
+        for op in batch.ops:
+            if isinstance(op, Points):
+                if not opened:
+                    raise InkError("ink_no_stroke")
+                if op.pressure != pressure:
+                    raise InkError("ink_malformed")
+                d = op.deltas
+                for i in range(0, len(d), 4):
+                    x += d[i]
+                    y += d[i + 1]
+                    t += d[i + 2]
+                    p += d[i + 3]
+                    if not (_LOW <= x < _HIGH and _LOW <= y < _HIGH):
+                        raise InkError("ink_out_of_bounds")
+                    if not 0 <= p <= MAX_PRESSURE:
+                        raise InkError("ink_malformed")
+                count += op.count
+                if count > MAX_POINTS_PER_STROKE:
+                    raise InkError("ink_too_many_points", max=MAX_POINTS_PER_STROKE)
+                if t > MAX_TIME_MS:
+                    raise InkError("ink_too_long")
+            elif isinstance(op, Begin):
+                if opened:
+                    raise InkError("ink_stroke_open")
+                opened, pressure = True, op.pressure is not None
+                x, y, t, p, count = op.x, op.y, op.t, op.pressure or 0, 1
+            elif isinstance(op, End):
+                if not opened:
+                    raise InkError("ink_no_stroke")
+                opened = False
+            elif opened:  # undo or clear in the middle of a stroke
+                raise InkError("ink_stroke_open")
+        self.open, self.pressure, self.x, self.y, self.t, self.p, self.count = (
+            opened,
+            pressure,
+            x,
+            y,
+            t,
+            p,
+            count,
+        )
+        self.strokes += batch.strokes_begun
+        return batch
