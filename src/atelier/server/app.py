@@ -118,7 +118,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/api/strings/{lang}")
     async def strings(lang: str, request: Request) -> Response:
         if lang not in LANGUAGES:
-            return _error(request, RuleError("unknown_language", lang=lang[:16]), 404)
+            return _error(request, RuleError("unknown_language", language=lang[:16]), 404)
         return JSONResponse(catalog()[lang])
 
     @app.post("/api/rooms", status_code=201)
