@@ -107,3 +107,14 @@ def test_any_six_cards_on_the_table_show_42_different_words(
     dealt = data.draw(st.lists(st.sampled_from(cards), min_size=6, max_size=6, unique=True))
     words = [w.casefold() for card in dealt for w in card.words]
     assert len(set(words)) == 6 * WORDS_PER_CARD
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_hard_levels_bring_new_words_not_ones_from_levels_1_and_2(lang: str) -> None:
+    # a room that mixes levels must never put one word on two cards of the table
+    cards = pictomania_cards(lang)
+    easy = {w.casefold(): c.id for level in (1, 2) for c in cards[level] for w in c.words}
+    for level in LEVELS:
+        for card in cards[level]:
+            for word in card.words:
+                assert word.casefold() not in easy, f"{card.id} {word!r} = {easy[word.casefold()]}"
