@@ -143,6 +143,8 @@ def test_json_mistakes() -> None:
         "Card 1: unknown field “word”."
     )
     assert refused(json_deck({"id": "a b", "level": 1, "words": WORDS})).code == "custom_id_invalid"
+    reserved = refused(json_deck({"id": "l2-007", "level": 1, "words": WORDS}))
+    assert reserved.code == "custom_id_reserved" and reserved.params["card"] == 1
     twice = refused(
         json_deck({"id": "k", "level": 1, "words": WORDS}, {"id": "k", "level": 2, "words": WORDS})
     )

@@ -30,6 +30,9 @@ MAX_BYTES = 64 * 1024
 MODES: tuple[str, ...] = ("alongside", "instead")
 WORD_COLUMNS: tuple[str, ...] = tuple(f"word{i}" for i in range(1, WORDS_PER_CARD + 1))
 _ID = re.compile(r"[\w.-]+")
+_BUILT_IN_ID = re.compile(r"L\d+-\d+", re.IGNORECASE)
+"""Ids shaped like the built-in cards' are refused: in "alongside" mode they
+would clash with a built-in card of the same id."""
 _CARD_FIELDS = frozenset({"id", "level", "theme", "words"})
 
 
@@ -175,6 +178,15 @@ def _level(raw: _Raw) -> int:
     return level
 
 
+def _check_id(raw: _Raw) -> None:
+    if raw.id is None or raw.id == "":
+        return
+    if not (isinstance(raw.id, str) and len(raw.id) <= MAX_WORD_LENGTH and _ID.fullmatch(raw.id)):
+        raise RuleError("custom_id_invalid", card=raw.number, id=str(raw.id), max=MAX_WORD_LENGTH)
+    if _BUILT_IN_ID.fullmatch(raw.id):
+        raise RuleError("custom_id_reserved", card=raw.number, id=raw.id)
+
+
 def _checked(raws: list[_Raw]) -> list[Card]:
     if not raws:
         raise RuleError("custom_empty")
@@ -183,18 +195,7 @@ def _checked(raws: list[_Raw]) -> list[Card]:
     levels: list[int] = []
     for raw in raws:
         levels.append(_level(raw))
-        if (
-            raw.id is not None
-            and raw.id != ""
-            and (
-                not isinstance(raw.id, str)
-                or len(raw.id) > MAX_WORD_LENGTH
-                or not _ID.fullmatch(raw.id)
-            )
-        ):
-            raise RuleError(
-                "custom_id_invalid", card=raw.number, id=str(raw.id), max=MAX_WORD_LENGTH
-            )
+        _check_id(raw)
         theme = "" if raw.theme is None else raw.theme
         for finding in card_findings(raw.number, raw.words, theme):
             raise _fail(finding)
