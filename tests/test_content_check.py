@@ -259,3 +259,17 @@ def test_stats_lists_every_language_and_level(root: Path, capsys) -> None:  # ty
     assert main(["stats", "--root", str(root)]) == 0
     table = capsys.readouterr().out
     assert "level 4" in table and "locations" in table
+
+
+def test_file_without_cards_list_is_reported(root: Path) -> None:
+    write(root, "decks/pictomania/en/level1.json", {})
+    found = lines(root)
+    assert (
+        "decks/pictomania/en/level1.json: Expected an object with a list of cards under “cards”."
+        in found
+    )
+
+
+def test_command_without_a_subcommand_is_a_usage_error(capsys) -> None:  # type: ignore[no-untyped-def]
+    assert main([]) == 2
+    assert "usage: atelier decks" in capsys.readouterr().err

@@ -263,7 +263,8 @@ def check_pictomania(root: Traversable, report: _Report) -> None:
                 continue
             level = int(match.group(1))
             data = _read_json(entry, file, report)
-            ids[level][lang] = _check_level_file(data, file, level, report) if data else []
+            found = [] if data is None else _check_level_file(data, file, level, report)
+            ids[level][lang] = found
     for level, by_lang in ids.items():
         if not by_lang:
             continue

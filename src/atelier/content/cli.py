@@ -59,7 +59,11 @@ def _stats(root: Traversable, as_json: bool) -> int:
 
 
 def _custom(path: str, lang: str, export: str | None) -> int:
-    text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        print(f"cannot read {path}: {exc}", file=sys.stderr)
+        return 1
     fmt = "csv" if path.lower().endswith(".csv") else "json" if path.endswith(".json") else None
     try:
         cards = parse_deck(text, fmt)  # type: ignore[arg-type]
@@ -86,7 +90,10 @@ def main(argv: Sequence[str]) -> int:
     custom.add_argument("file", help="a .json or .csv deck, or - for stdin")
     custom.add_argument("--lang", choices=LANGUAGES, default="en", help="language of errors")
     custom.add_argument("--export", choices=("json", "csv"), help="print the deck in this format")
-    args = parser.parse_args(list(argv))
+    try:
+        args = parser.parse_args(list(argv))
+    except SystemExit as exc:  # --help or a usage error: report it as our exit code
+        return exc.code if isinstance(exc.code, int) else 2
     if args.command == "check":
         return _check(_root(args.root))
     if args.command == "stats":
