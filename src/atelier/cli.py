@@ -6,6 +6,7 @@ not pay for the web server's imports.
 
 from __future__ import annotations
 
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from importlib import import_module
@@ -27,6 +28,9 @@ USAGE = "usage: atelier COMMAND [ARGS]\n\ncommands:\n" + "\n".join(
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if argv is None and hasattr(signal, "SIGPIPE"):
+        # `atelier piet moves FILE | head` should stop quietly, like any Unix tool.
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     for words, (module, _) in sorted(COMMANDS.items(), key=lambda kv: -len(kv[0])):
         if tuple(args[: len(words)]) == words:
             entry: Callable[[list[str]], int] = import_module(module).main
