@@ -112,7 +112,7 @@ def card_findings(card: object, words: object, theme: object = "") -> list[Findi
     if not isinstance(theme, str):
         found.append(Finding("deck_theme_not_text", {"card": card}))
     elif theme:
-        found.extend(f for f in _text_findings(card, 0, theme, MAX_THEME_LENGTH, "theme"))
+        found.extend(_text_findings(card, 0, theme, MAX_THEME_LENGTH, "theme"))
     return found
 
 
