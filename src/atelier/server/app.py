@@ -19,6 +19,7 @@ from atelier.games.core import Game, RuleError
 from atelier.games.registry import get_game
 from atelier.hub import open_hub
 from atelier.i18n import LANGUAGES, catalog, pick_language
+from atelier.server.model import COLOUR_HEX
 from atelier.server.rooms import LiveRoom, Rooms
 from atelier.server.socket import serve_socket
 from atelier.server.views import drawing_key, room_summary, visible_drawers
@@ -184,7 +185,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         size = request.query_params.get("size", "1024")
         px = min(2048, max(64, int(size))) if size.isdigit() else 1024
         colour = next(
-            (p.colour for p in room.model.all_players() if p.seat == seat and p.colour), "black"
+            (COLOUR_HEX[p.colour] for p in room.model.all_players()
+             if p.seat == seat and p.colour in COLOUR_HEX),
+            "#222222",
         )
         png = render_png(list(batches), colour, px)
         return Response(png, media_type="image/png")

@@ -16,7 +16,15 @@ from typing import Any
 
 from atelier.games.core import SYSTEM, Game, RuleError, require
 
-COLOURS: tuple[str, ...] = ("red", "blue", "green", "yellow", "purple", "orange")
+COLOUR_HEX: dict[str, str] = {
+    "red": "#e53935",
+    "blue": "#1e88e5",
+    "green": "#43a047",
+    "yellow": "#fdd835",
+    "purple": "#8e24aa",
+    "orange": "#fb8c00",
+}
+COLOURS: tuple[str, ...] = tuple(COLOUR_HEX)
 NAME_MAX = 20
 
 Event = tuple[str, dict[str, Any]]

@@ -1,0 +1,117 @@
+"""Ink over real WebSockets: relayed where the game allows, refused otherwise, kept for replay."""
+
+from __future__ import annotations
+
+import struct
+
+import httpx
+from conftest import Client, ServerProcess, open_client, seated_room
+
+from atelier.ink.codec import Begin, End, Points, Undo, encode_batch
+from atelier.ink.synth import DEVICES, record
+
+
+def stroke(x: int = 100, tool: str = "pen") -> bytes:
+    return encode_batch([Begin(tool, 12, x, 200, 0, None), Points((5, 3, 16, 0) * 8), End()])
+
+
+async def test_hidden_ink_reaches_only_its_drawer_until_the_reveal(
+    server: ServerProcess, clients: list[Client]
+) -> None:
+    code, (ann, bob) = await seated_room(clients, server)
+    ann2 = await open_client(clients, server, code, token=ann.token)  # a second tab
+    watcher = await open_client(clients, server, code)
+    sync = await watcher.expect("ink_sync")
+    assert sync == {"t": "ink_sync", "key": "round-1", "seats": []}
+    batch = stroke()
+    await ann.send(batch)
+    assert await ann2.expect("bin") == bytes([0]) + batch
+    await bob.drain(0.3)
+    await watcher.drain(0.1)
+    assert not any(isinstance(m, bytes) for m in bob.log + watcher.log)
+    assert not any(isinstance(m, bytes) for m in ann.log)  # no echo to the sender
+    # both done: the drawings are turned over and everyone gets them
+    assert (await ann.request({"t": "act", "action": {"type": "done"}}))["t"] == "ack"
+    assert (await bob.request({"t": "act", "action": {"type": "done"}}))["t"] == "ack"
+    for c in (bob, watcher):
+        sync = await c.expect("ink_sync", lambda m: 0 in m["seats"])
+        assert sync["key"] == "round-1"
+        assert await c.expect("bin") == bytes([0]) + batch
+
+
+async def test_refused_ink(server: ServerProcess, clients: list[Client]) -> None:
+    code, (ann, bob) = await seated_room(clients, server)
+    watcher = await open_client(clients, server, code, lang="de")
+    await ann.send(stroke(tool="eraser"))
+    err = await ann.expect("error")
+    assert err["code"] == "ink_no_eraser"
+    await ann.send(b"\x01\xff\xff\xff")
+    assert (await ann.expect("error"))["code"].startswith("ink_")
+    await ann.send(b"\x01" + b"\x00" * 20000)
+    assert (await ann.expect("error"))["code"] == "message_too_large"
+    await ann.send(encode_batch([Points((1, 1, 1, 0))]))  # a stroke never begun
+    assert (await ann.expect("error"))["code"] == "ink_no_stroke"
+    await watcher.send(stroke())
+    err = await watcher.expect("error")
+    assert err["code"] == "cannot_draw" and err["message"] == "Du kannst jetzt nicht zeichnen."
+    assert (await ann.request({"t": "act", "action": {"type": "done"}}))["t"] == "ack"
+    await ann.send(stroke())
+    assert (await ann.expect("error"))["code"] == "cannot_draw"
+    # nothing of it was kept
+    assert (await bob.request({"t": "act", "action": {"type": "done"}}))["t"] == "ack"
+    listing = httpx.get(f"{server.http}/api/rooms/{code}/drawings").json()
+    assert listing == {"drawings": []}
+
+
+async def test_reconnect_gets_seat_state_and_every_drawing(
+    server: ServerProcess, clients: list[Client]
+) -> None:
+    code, (ann, bob) = await seated_room(clients, server)
+    batches = record(DEVICES[0], 6, seed=3).batches
+    for b in batches:
+        await ann.send(b)
+    await ann.send(encode_batch([Undo(5000)]))
+    assert (await ann.request({"t": "ping"}))["t"] == "ack"  # all frames handled
+    await ann.close()
+    st = await bob.state(lambda m: not m["room"]["players"][0]["connected"])
+    assert st["room"]["players"][0]["name"] == "P0"
+    back = await open_client(clients, server, code, token=ann.token)
+    welcome = back.log[-1]
+    assert welcome["you"] == {"player": ann.player, "host": True}
+    st = await back.state()
+    assert st["you"]["seat"] == 0 and st["may_draw"] is True
+    assert st["ink_tools"] == ["clear", "pen", "undo"]
+    assert st["game"]["my_word"] == [m for m in ann.log if isinstance(m, dict)
+                                     and m["t"] == "state"][-1]["game"]["my_word"]
+    sync = await back.expect("ink_sync")
+    assert sync["seats"] == [0]
+    got = [await back.expect("bin") for _ in range(len(batches) + 1)]
+    assert got == [bytes([0]) + b for b in [*batches, encode_batch([Undo(5000)])]]
+    await bob.state(lambda m: m["room"]["players"][0]["connected"])
+
+
+async def test_drawings_over_http_only_once_public(server: ServerProcess,
+                                                   clients: list[Client]) -> None:
+    code, (ann, bob) = await seated_room(clients, server)
+    batches = record(DEVICES[2], 3, seed=5).batches
+    assert len(batches) < 100  # within the burst the rate limit allows
+    for b in batches:
+        await ann.send(b)
+    assert (await ann.request({"t": "ping"}))["t"] == "ack"
+    url = f"{server.http}/api/rooms/{code}/drawings/round-1/0"
+    assert httpx.get(url + ".png").status_code == 404  # hidden until the reveal
+    assert httpx.get(url + ".ink").json()["code"] == "unknown_drawing"
+    for c in (ann, bob):
+        assert (await c.request({"t": "act", "action": {"type": "done"}}))["t"] == "ack"
+    png = httpx.get(url + ".png?size=256")
+    assert png.status_code == 200 and png.content.startswith(b"\x89PNG")
+    raw = httpx.get(url + ".ink").content
+    frames, i = [], 0
+    while i < len(raw):
+        (n,) = struct.unpack(">I", raw[i:i + 4])
+        frames.append(raw[i + 4:i + 4 + n])
+        i += 4 + n
+    assert frames == batches
+    listing = httpx.get(f"{server.http}/api/rooms/{code}/drawings").json()["drawings"]
+    assert listing == [{"key": "round-1", "seat": 0, "batches": len(batches), "strokes": 3}]
+    assert httpx.get(url.replace("/0", "/1") + ".png").status_code == 404
