@@ -60,7 +60,3 @@ export function errorText(error) {
   return error.message || t("app.error_unknown");
 }
 
-// Keys under a prefix, in catalogue order (rules summaries are lists of texts).
-export function keys(prefix) {
-  return Object.keys(strings).filter((key) => key.startsWith(prefix));
-}

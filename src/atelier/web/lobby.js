@@ -160,7 +160,7 @@ export function renderLobby(room) {
     amHost ? null : h("p", { class: "hint" }, t("lobby.host_decides")),
     settingsEditor(game, state.room.settings, {
       editable: amHost,
-      onChange: (field, value) => room.send({ t: "settings", settings: { [field]: value } }),
+      onChange: (patch) => room.send({ t: "settings", settings: patch }),
     }),
   );
 

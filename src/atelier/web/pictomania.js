@@ -1,6 +1,524 @@
-// placeholder while the round screen is written
+// Pictomania in the browser: the round (display, drawing), driven entirely
+// by the game view from the server; the reveal and the gallery live in
+// reveal.js and gallery.js.
+
+import { InkBoard } from "./board.js";
+import { cardMark, guessChips, wordCards } from "./cards.js";
+import { colourCss, h, replace, stars } from "./dom.js";
+import { lang, t } from "./i18n.js";
+import { renderGallery } from "./gallery.js";
+import { Reveal } from "./reveal.js";
+import { rulesButton } from "./rules.js";
+import { serverNow } from "./clock.js";
+
 export class PictomaniaScreen {
-  constructor(room) { this.room = room; this.root = null; }
-  mounted() { return false; }
-  update(state) { this.room.shell(null, document.createTextNode(JSON.stringify(state.game).slice(0, 500))); }
+  constructor(room) {
+    this.room = room;
+    this.board = new InkBoard({
+      sendInk: (bytes) => room.conn.sendInk(bytes),
+      colour: (seat) => colourCss(this.player(seat)?.colour),
+    });
+    this.root = null;
+    this.built = null;
+    this.focus = null; // the seat whose drawing is enlarged
+    this.reveal = null;
+    this.timer = null;
+    this.parts = {};
+  }
+
+  mounted() {
+    return Boolean(this.root && this.root.isConnected);
+  }
+
+  destroy() {
+    clearInterval(this.timer);
+    this.reveal?.destroy();
+    this.board.destroy();
+    document.body.classList.remove("playing");
+  }
+
+  onInk(seat, bytes) {
+    this.board.receive(seat, bytes);
+  }
+
+  onInkSync(msg) {
+    this.board.sync(msg.key, msg.seats);
+  }
+
+  // --- helpers over the state ---------------------------------------------
+
+  get view() {
+    return this.state.game;
+  }
+
+  get seat() {
+    return this.state.you.seat ?? null;
+  }
+
+  player(seat) {
+    return this.state?.room.players.find((p) => p.seat === seat) || null;
+  }
+
+  name(seat) {
+    return this.player(seat)?.name ?? this.view.players[seat]?.name ?? `#${seat + 1}`;
+  }
+
+  act(action) {
+    return this.room.send({ t: "act", action });
+  }
+
+  // --- rendering ------------------------------------------------------------
+
+  update(state) {
+    this.state = state;
+    const view = state.game;
+    this.board.setKey(state.drawing_key);
+    this.board.setOwn(this.seat, state.may_draw, state.ink_tools || []);
+    const mode = view.phase === "drawing" || view.phase === "display" ? view.phase : view.phase;
+    const signature = `${mode}|${view.round}|${lang()}|${this.seat}`;
+    if (signature !== this.built || !this.mounted()) {
+      this.build(mode);
+      this.built = signature;
+    }
+    this.refresh();
+  }
+
+  topline() {
+    const view = this.view;
+    const timer = h("span", { class: "timer", testid: "timer", hidden: true });
+    this.parts.timer = timer;
+    return h(
+      "span",
+      { class: "room-title" },
+      h("span", { testid: "round-label" }, t("pm.round_of", { n: view.round, total: view.rounds })),
+      timer,
+      this.room.connectionBadge(),
+    );
+  }
+
+  build(mode) {
+    clearInterval(this.timer);
+    this.reveal?.destroy();
+    this.reveal = null;
+    this.parts = {};
+    this.focus = null;
+    this.board.releaseViews();
+    document.body.classList.toggle("playing", mode === "drawing");
+    if (mode === "review") {
+      this.reveal = new Reveal(this);
+      this.root = this.reveal.build();
+      return;
+    }
+    if (mode === "over") {
+      this.root = renderGallery(this);
+      return;
+    }
+    const main = h("main", { class: `pm pm-${mode}`, testid: `pm-${mode}` });
+    this.root = main;
+    this.room.shell(this.topline(), main);
+    if (mode === "display") this.buildDisplay(main);
+    else this.buildDrawing(main);
+    this.timer = setInterval(() => this.tick(), 250);
+  }
+
+  refresh() {
+    const mode = this.view.phase;
+    if (mode === "display") this.refreshDisplay();
+    else if (mode === "drawing") this.refreshDrawing();
+    else if (mode === "review") this.reveal?.refresh();
+    this.tick();
+  }
+
+  tick() {
+    const timer = this.parts.timer;
+    if (!timer) return;
+    const deadline = this.view.deadline;
+    if (!deadline || this.view.phase !== "drawing") {
+      timer.hidden = true;
+      return;
+    }
+    const left = Math.max(0, Math.ceil(deadline - serverNow()));
+    timer.hidden = false;
+    timer.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
+    timer.classList.toggle("urgent", left <= 10);
+  }
+
+  // --- display: the cards, replacements, ready ------------------------------
+
+  buildDisplay(main) {
+    this.parts.intro = h("section", { class: "pm-intro" });
+    this.parts.cards = h("section", { class: "pm-cards-wide" });
+    this.parts.ready = h("section", { class: "pm-readylist" });
+    this.parts.actions = h("section", { class: "pm-display-actions" });
+    main.append(this.parts.intro, this.parts.cards, this.parts.ready, this.parts.actions);
+  }
+
+  refreshDisplay() {
+    const view = this.view;
+    const me = this.seat === null ? null : view.players[this.seat];
+    const first = view.edition === "first";
+    const swapsLeft = me?.swaps_left ?? 0;
+    replace(
+      this.parts.intro,
+      h("h2", {}, t("pm.round_title", { n: view.round, level: t(`level.${view.level}`) })),
+      h("p", { class: "hint" }, first ? t("pm.display_hint_first", { n: swapsLeft }) : t("pm.display_hint_second")),
+      view.learning_round ? h("p", { class: "hint" }, t("pm.learning_round")) : null,
+    );
+    const canReplace = me !== null && (!first || swapsLeft > 0);
+    replace(
+      this.parts.cards,
+      wordCards(view, {
+        replace: me ? (label) => this.act({ type: "replace", card: label }) : null,
+        canReplace,
+      }),
+    );
+    replace(
+      this.parts.ready,
+      h(
+        "ul",
+        { class: "ready-list", testid: "ready-list" },
+        view.players.map((p) =>
+          h(
+            "li",
+            { class: `ready-item ${p.ready ? "is-ready" : ""}`, dataset: { seat: String(p.seat) } },
+            h("span", { class: "swatch", style: { background: colourCss(this.player(p.seat)?.colour) } }),
+            h("span", {}, this.name(p.seat)),
+            h("span", { class: "tick" }, p.ready ? "✓" : "…"),
+          ),
+        ),
+      ),
+    );
+    const buttons = [];
+    if (me) {
+      buttons.push(
+        h(
+          "button",
+          {
+            class: `btn big ${me.ready ? "" : "primary"}`,
+            type: "button",
+            testid: "ready",
+            "aria-pressed": String(Boolean(me.ready)),
+            onclick: () => this.act({ type: "ready", ready: !me.ready }),
+          },
+          me.ready ? t("pm.not_ready") : t("pm.ready"),
+        ),
+      );
+    } else {
+      buttons.push(h("p", { class: "hint" }, t("lobby.watching")));
+    }
+    if (this.state.you.host) {
+      buttons.push(
+        h("button", { class: "btn ghost", type: "button", testid: "host-deal", onclick: () => this.room.send({ t: "next" }) }, t("pm.deal_now")),
+      );
+    }
+    buttons.push(rulesButton("pictomania"));
+    replace(this.parts.actions, h("div", { class: "actions" }, buttons));
+  }
+
+  // --- drawing: my canvas, everyone's drawings, guesses, tokens ------------
+
+  buildDrawing(main) {
+    const parts = this.parts;
+    parts.secret = h("section", { class: "pm-secret", testid: "secret" });
+    parts.others = h("section", { class: "pm-others", testid: "drawings" });
+    parts.cards = h("section", { class: "pm-cards", testid: "cards-panel" });
+    parts.bar = h("section", { class: "pm-bar", testid: "action-bar" });
+    const stage = h("div", { class: "pm-stage" });
+    if (this.seat !== null) {
+      parts.mine = h("section", { class: "pm-mine", testid: "my-drawing", style: { "--mine": colourCss(this.player(this.seat)?.colour) } });
+      parts.canvasBox = h("div", { class: "ink-box", testid: "my-canvas" });
+      parts.canvasHost = h("div", { class: "canvas-frame mine" }, parts.canvasBox);
+      parts.tools = h("div", { class: "tools", testid: "tools" });
+      parts.lock = h("div", { class: "canvas-lock", testid: "canvas-locked", hidden: true });
+      parts.mine.append(parts.canvasHost, parts.lock, parts.tools);
+      this.board.mountOwn(parts.canvasBox);
+      stage.append(parts.mine);
+    } else {
+      main.classList.add("spectating");
+    }
+    stage.append(parts.others);
+    main.append(parts.secret, stage, parts.cards, parts.bar);
+    parts.tiles = new Map();
+    for (const p of this.view.players) {
+      if (p.seat === this.seat) continue;
+      const host = h("div", { class: "canvas-frame" });
+      const meta = h("div", { class: "tile-meta" });
+      const stack = h("div", { class: "stack-backs", testid: "stack" });
+      const tile = h(
+        "button",
+        {
+          type: "button",
+          class: "tile",
+          testid: `tile-${p.seat}`,
+          dataset: { seat: String(p.seat), name: this.name(p.seat) },
+          style: { "--c": colourCss(this.player(p.seat)?.colour) },
+          onclick: () => this.openFocus(p.seat),
+        },
+        host,
+        stack,
+        meta,
+      );
+      this.board.mountTile(p.seat, host);
+      parts.tiles.set(p.seat, { tile, meta, stack });
+      parts.others.append(tile);
+    }
+    parts.others.dataset.count = String(parts.tiles.size);
+    parts.focus = h("div", { class: "focus-layer", testid: "focus", hidden: true });
+    main.append(parts.focus);
+  }
+
+  myGuessOn(target) {
+    return (this.view.me?.guesses || []).find((g) => g.target === target) || null;
+  }
+
+  refreshDrawing() {
+    const view = this.view;
+    const parts = this.parts;
+    const me = view.me || null;
+    const spent = new Set(me?.spent || []);
+
+    // The secret word, clearly.
+    if (me && me.word !== undefined) {
+      replace(
+        parts.secret,
+        h("span", { class: "secret-label" }, t("pm.your_word")),
+        h(
+          "span",
+          { class: "secret-word", testid: "secret-word" },
+          h("span", { class: "secret-code" }, `${cardMark(view, me.letter)}${me.letter ? " " : ""}${me.number}`),
+          h("span", { class: "secret-text", dataset: { number: String(me.number), letter: me.letter ?? "" } }, me.word),
+        ),
+      );
+    } else {
+      replace(parts.secret, h("span", { class: "secret-label" }, t("pm.spectating")));
+    }
+
+    // My canvas: locked when the server says so.
+    if (parts.lock) {
+      const locked = !this.state.may_draw;
+      parts.lock.hidden = !locked;
+      parts.mine.classList.toggle("locked", locked);
+      parts.lock.textContent = me?.finished ? t("pm.locked_done") : t("pm.locked_guessed");
+      replace(parts.tools, this.toolButtons());
+    }
+
+    // Everyone's drawings with their stacks.
+    for (const [seat, { tile, meta, stack }] of parts.tiles) {
+      const p = view.players[seat];
+      const guess = this.myGuessOn(seat);
+      tile.classList.toggle("finished", Boolean(p.finished));
+      tile.classList.toggle("guessed", Boolean(guess));
+      replace(
+        meta,
+        h("span", { class: "swatch small", style: { background: colourCss(this.player(seat)?.colour) } }),
+        h("span", { class: "tile-name" }, this.name(seat)),
+        guess ? h("span", { class: "my-guess", testid: "my-guess" }, `→ ${guess.number}`) : null,
+        p.black_token ? h("span", { class: "black-token small" }, stars(p.black_token)) : null,
+        p.finished && !p.black_token ? h("span", { class: "done-mark" }, "✓") : null,
+      );
+      replace(
+        stack,
+        (p.guessed_by || []).map((by) =>
+          h("span", { class: "card-back", title: this.name(by), style: { background: colourCss(this.player(by)?.colour) } }),
+        ),
+      );
+    }
+
+    // The word cards, with spent numbers.
+    replace(
+      parts.cards,
+      wordCards(view, { spent, mine: me ? { label: me.letter, number: me.number } : null }),
+    );
+
+    // Guess chips, black tokens, done.
+    const bar = [];
+    if (me) {
+      bar.push(guessChips(spent, me.number));
+      if (!me.finished) {
+        const values = [...(view.black_tokens_left || [])].sort((a, b) => b - a);
+        const distinct = [...new Set(values)];
+        const tokens = distinct.map((v, i) =>
+          h(
+            "button",
+            {
+              class: `btn token ${i === 0 ? "primary" : ""}`,
+              type: "button",
+              testid: `black-${v}`,
+              title: t("pm.take_token", { n: v }),
+              onclick: () => this.act({ type: "black", value: v }),
+            },
+            h("span", { class: "black-token" }, stars(v)),
+            values.filter((x) => x === v).length > 1 ? h("small", {}, `×${values.filter((x) => x === v).length}`) : null,
+          ),
+        );
+        bar.push(
+          h(
+            "div",
+            { class: "finish" },
+            tokens.length ? h("span", { class: "label" }, t("pm.take")) : null,
+            tokens,
+            h("button", { class: "btn", type: "button", testid: "done", title: t("pm.done_title"), onclick: () => this.act({ type: "done" }) }, t("pm.done")),
+          ),
+        );
+      } else {
+        const mine = view.players[this.seat];
+        bar.push(
+          h(
+            "div",
+            { class: "finish done", testid: "finished" },
+            mine.black_token ? h("span", { class: "black-token" }, stars(mine.black_token)) : null,
+            h("span", {}, t("pm.waiting_others")),
+          ),
+        );
+      }
+    }
+    if (this.state.you.host) {
+      bar.push(
+        h(
+          "button",
+          {
+            class: "btn small ghost",
+            type: "button",
+            testid: "host-stop",
+            onclick: () => {
+              if (confirm(t("pm.stop_confirm"))) this.room.send({ t: "next" });
+            },
+          },
+          t("pm.stop_round"),
+        ),
+      );
+    }
+    replace(parts.bar, bar);
+    this.refreshFocus();
+  }
+
+  toolButtons() {
+    const tools = new Set(this.state.ink_tools || []);
+    const current = this.board.tool;
+    const out = [];
+    if (tools.has("pen") && tools.has("eraser")) {
+      for (const tool of ["pen", "eraser"]) {
+        out.push(
+          h(
+            "button",
+            {
+              class: `btn tool ${current === tool ? "selected" : ""}`,
+              type: "button",
+              testid: `tool-${tool}`,
+              "aria-pressed": String(current === tool),
+              title: t(`tool.${tool}`),
+              onclick: () => {
+                this.board.setTool(tool);
+                replace(this.parts.tools, this.toolButtons());
+              },
+            },
+            tool === "pen" ? "✎" : "⌫",
+            h("span", { class: "tool-label" }, t(`tool.${tool}`)),
+          ),
+        );
+      }
+    }
+    if (tools.has("undo")) {
+      out.push(h("button", { class: "btn tool", type: "button", testid: "tool-undo", title: t("tool.undo"), onclick: () => this.board.undo() }, "↶", h("span", { class: "tool-label" }, t("tool.undo"))));
+    }
+    if (tools.has("clear")) {
+      out.push(
+        h(
+          "button",
+          {
+            class: "btn tool",
+            type: "button",
+            testid: "tool-clear",
+            title: t("tool.clear"),
+            onclick: () => {
+              if (confirm(t("tool.clear_confirm"))) this.board.clear();
+            },
+          },
+          "✕",
+          h("span", { class: "tool-label" }, t("tool.clear")),
+        ),
+      );
+    }
+    return out;
+  }
+
+  // --- the enlarged drawing: the first tap of a guess -------------------------
+
+  openFocus(seat) {
+    this.focus = seat;
+    this.refreshFocus(true);
+  }
+
+  closeFocus() {
+    this.focus = null;
+    this.refreshFocus(true);
+  }
+
+  refreshFocus(rebuild = false) {
+    const layer = this.parts.focus;
+    if (!layer) return;
+    if (this.focus === null) {
+      if (!layer.hidden) {
+        this.board.releaseViewer(this.parts.focusCanvas);
+        this.parts.focusCanvas = null;
+        replace(layer);
+        layer.hidden = true;
+      }
+      return;
+    }
+    const view = this.view;
+    const seat = this.focus;
+    const me = view.me || null;
+    const guess = this.myGuessOn(seat);
+    const canGuess = Boolean(me) && !me.finished && !guess && seat !== this.seat;
+    if (rebuild || !this.parts.focusCanvas) {
+      this.board.releaseViewer(this.parts.focusCanvas);
+      this.parts.focusCanvas = h("div", { class: "ink-box", testid: "focus-canvas" });
+      this.board.mountViewer(seat, this.parts.focusCanvas);
+      this.parts.focusInfo = h("div", { class: "focus-info" });
+      this.parts.focusCards = h("div", { class: "focus-cards" });
+      replace(
+        layer,
+        h(
+          "div",
+          { class: "focus-box", style: { "--c": colourCss(this.player(seat)?.colour) } },
+          h(
+            "header",
+            { class: "focus-head" },
+            h("span", { class: "swatch", style: { background: colourCss(this.player(seat)?.colour) } }),
+            h("strong", {}, this.name(seat)),
+            h("span", { class: "spacer" }),
+            h("button", { class: "btn small", type: "button", testid: "focus-close", onclick: () => this.closeFocus() }, t("common.close")),
+          ),
+          h("div", { class: "canvas-frame large" }, this.parts.focusCanvas),
+          this.parts.focusInfo,
+          this.parts.focusCards,
+        ),
+      );
+      layer.hidden = false;
+    }
+    replace(
+      this.parts.focusInfo,
+      guess
+        ? h("p", { class: "hint", testid: "focus-guessed" }, t("pm.you_guessed", { n: guess.number }))
+        : canGuess
+          ? h("p", { class: "hint" }, t("pm.pick_word", { name: this.name(seat) }))
+          : me?.finished
+            ? h("p", { class: "hint" }, t("pm.you_are_done"))
+            : null,
+    );
+    replace(
+      this.parts.focusCards,
+      wordCards(view, {
+        spent: new Set(me?.spent || []),
+        mine: me ? { label: me.letter, number: me.number } : null,
+        onWord: canGuess
+          ? (number) => {
+              this.closeFocus();
+              this.act({ type: "guess", target: seat, number });
+            }
+          : null,
+      }),
+    );
+  }
 }

@@ -5,6 +5,7 @@ import { errorText, lang, t } from "./i18n.js";
 import { renderLobby } from "./lobby.js";
 import { RoomConnection, storeToken } from "./net.js";
 import { PictomaniaScreen } from "./pictomania.js";
+import { syncClock } from "./clock.js";
 
 const SCREENS = { pictomania: PictomaniaScreen };
 
@@ -25,6 +26,7 @@ export class Room {
   }
 
   start() {
+    syncClock();
     this.render();
     this.conn.connect();
   }

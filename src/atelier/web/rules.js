@@ -2,20 +2,17 @@
 // shown as a dialog reachable from the start page and the lobby.
 
 import { h } from "./dom.js";
-import { keys, t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 
+// docs/decks.md: sections rules.<game>, rules.<game>.first/.second, each a
+// title and paragraphs p1, p2, ... until the next is missing.
 export function rulesBody(game) {
   const parts = [];
-  for (const key of keys(`rules.${game}.`)) {
-    const text = t(key);
-    const last = key.split(".").pop();
-    if (last === "title" || last.endsWith("_title") || last.startsWith("heading")) {
-      parts.push(h(parts.length === 0 ? "h2" : "h3", {}, text));
-    } else if (text.includes("\n")) {
-      for (const line of text.split("\n")) if (line.trim()) parts.push(h("p", {}, line));
-    } else {
-      parts.push(h("p", {}, text));
-    }
+  for (const section of [game, `${game}.first`, `${game}.second`]) {
+    const base = `rules.${section}`;
+    if (!has(`${base}.title`)) continue;
+    parts.push(h(parts.length === 0 ? "h2" : "h3", {}, t(`${base}.title`)));
+    for (let i = 1; has(`${base}.p${i}`); i += 1) parts.push(h("p", {}, t(`${base}.p${i}`)));
   }
   if (parts.length === 0) parts.push(h("p", {}, t("app.rules_missing")));
   return parts;
