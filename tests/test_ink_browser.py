@@ -1,0 +1,214 @@
+"""The drawing surface in a real browser: draw with the mouse on the ink demo
+page and check that the read-only echo surface got the same ink, that undo
+and the eraser work, and that the canvas really shows it."""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import os
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.browser
+
+WEB = Path(__file__).resolve().parents[1] / "src" / "atelier" / "web"
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(os.environ.get("ATELIER_ARTIFACTS", "/tmp/atelier-artifacts"))
+
+
+class _Quiet(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="module")
+def base_url() -> Iterator[str]:
+    handler = functools.partial(_Quiet, directory=str(WEB))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Debian's chromium is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=CHROMIUM,
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any, base_url: str) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1100, "height": 800}, device_scale_factor=2)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    pg.goto(f"{base_url}/ink/demo.html")
+    pg.wait_for_function("window.demo !== undefined")
+    yield pg
+    context.close()
+    assert not errors, errors
+
+
+def _draw(page: Any, points: list[tuple[float, float]]) -> None:
+    box = page.locator("#drawer .ink-surface").bounding_box()
+    x0, y0, w = box["x"], box["y"], box["width"]
+    page.mouse.move(x0 + points[0][0] * w, y0 + points[0][1] * w)
+    page.mouse.down()
+    for x, y in points[1:]:
+        page.mouse.move(x0 + x * w, y0 + y * w, steps=4)
+    page.mouse.up()
+
+
+def _summary(page: Any, which: str) -> Any:
+    return page.evaluate(
+        f"""() => {{
+        const d = window.demo.{which}.drawing;
+        return d.visible().map(s => ({{tool: s.tool, xs: s.xs, ys: s.ys, ts: s.ts,
+                                        ended: s.ended}}));
+    }}"""
+    )
+
+
+def _inked_pixels(page: Any, which: str) -> int:
+    """Pixels with ink on the surface's committed layer."""
+    return int(
+        page.evaluate(
+            f"""() => {{
+            const c = window.demo.{which}.base;
+            const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+            let n = 0;
+            for (let i = 3; i < data.length; i += 4) if (data[i] > 128) n++;
+            return n;
+        }}"""
+        )
+    )
+
+
+def _settle(page: Any) -> None:
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
+
+
+def test_drawing_reaches_the_echo_and_undo_takes_it_back(page: Any) -> None:
+    zigzag = [(0.1 + 0.08 * i, 0.3 + (0.1 if i % 2 else -0.1)) for i in range(10)]
+    _draw(page, zigzag)
+    _draw(page, [(0.2, 0.8), (0.5, 0.7), (0.8, 0.8)])
+    _settle(page)
+    mine, echoed = _summary(page, "drawer"), _summary(page, "echo")
+    assert len(mine) == 2 and all(s["ended"] for s in mine)
+    assert mine == echoed  # the same points, times and tools, decoded from the bytes
+    assert len(mine[0]["xs"]) >= 20  # every mouse move became a point
+    stats = page.evaluate("window.demo.stats")
+    assert stats["points"] == sum(len(s["xs"]) for s in mine)
+    inked = _inked_pixels(page, "echo")
+    assert inked > 1000
+    assert abs(_inked_pixels(page, "drawer") - inked) < inked * 0.05
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "ink-demo.png"))
+
+    page.click("#undo")
+    _settle(page)
+    assert len(_summary(page, "echo")) == 1
+    assert _summary(page, "drawer") == _summary(page, "echo")
+    assert _inked_pixels(page, "echo") < inked
+
+    page.click("#clear")
+    _settle(page)
+    assert _summary(page, "echo") == [] and _inked_pixels(page, "echo") == 0
+    page.click("#undo")  # undoing the clear brings the ink back
+    _settle(page)
+    assert len(_summary(page, "echo")) == 1 and _inked_pixels(page, "echo") > 0
+
+
+def test_the_eraser_removes_ink_on_both_sides(page: Any) -> None:
+    _draw(page, [(0.1, 0.5), (0.9, 0.5)])
+    _settle(page)
+    before = _inked_pixels(page, "echo")
+    page.click("#eraser")
+    _draw(page, [(0.5, 0.2), (0.5, 0.8)])
+    _settle(page)
+    after = _inked_pixels(page, "echo")
+    assert 0 < after < before
+    assert abs(_inked_pixels(page, "drawer") - after) < before * 0.05
+    assert [s["tool"] for s in _summary(page, "echo")] == ["pen", "eraser"]
+
+
+def test_ink_survives_a_resize_and_exports_a_png(page: Any) -> None:
+    _draw(page, [(0.2, 0.2), (0.8, 0.8)])
+    _settle(page)
+    page.set_viewport_size({"width": 500, "height": 800})
+    _settle(page)
+    _settle(page)
+    assert _inked_pixels(page, "echo") > 100
+    size = page.evaluate(
+        "async () => { const b = await window.demo.drawer.toPNG(256); return b.size; }"
+    )
+    assert size > 500
+
+
+def test_a_second_finger_and_a_resting_palm_do_not_draw(browser: Any, base_url: str) -> None:
+    context = browser.new_context(
+        viewport={"width": 400, "height": 700}, has_touch=True, is_mobile=True
+    )
+    pg = context.new_page()
+    pg.goto(f"{base_url}/ink/demo.html")
+    pg.wait_for_function("window.demo !== undefined")
+    box = pg.locator("#drawer .ink-surface").bounding_box()
+    touch_action = pg.evaluate(
+        "getComputedStyle(document.querySelector('#drawer .ink-surface')).touchAction"
+    )
+    assert touch_action == "none"
+    # two pointers at once through the surface's own handlers
+    pg.evaluate(
+        """([x, y]) => {
+        const el = document.querySelector('#drawer .ink-surface');
+        const ev = (type, id, dx, dy) => new PointerEvent(type, {pointerId: id,
+            pointerType: 'touch', clientX: x + dx, clientY: y + dy, isPrimary: id === 1,
+            bubbles: true, cancelable: true,
+            pressure: 0.5, buttons: 1});
+        el.dispatchEvent(ev('pointerdown', 1, 20, 20));
+        el.dispatchEvent(ev('pointerdown', 2, 200, 200));
+        el.dispatchEvent(ev('pointermove', 2, 220, 220));
+        el.dispatchEvent(ev('pointermove', 1, 60, 40));
+        el.dispatchEvent(ev('pointerup', 2, 220, 220));
+        el.dispatchEvent(ev('pointerup', 1, 60, 40));
+    }""",
+        [box["x"], box["y"]],
+    )
+    strokes = pg.evaluate("window.demo.drawer.drawing.visible().map(s => s.xs.length)")
+    assert strokes == [2]  # the first finger's down and move (its up repeats the move)
+
+    # once a pen is in use, a touch is the palm resting on the screen
+    pg.evaluate(
+        """([x, y]) => {
+        const el = document.querySelector('#drawer .ink-surface');
+        const ev = (type, id, kind, dx) => new PointerEvent(type, {pointerId: id, pointerType: kind,
+            clientX: x + dx, clientY: y + 100, bubbles: true, cancelable: true, pressure: 0.7,
+            buttons: 1});
+        el.dispatchEvent(ev('pointerdown', 7, 'pen', 10));
+        el.dispatchEvent(ev('pointermove', 7, 'pen', 90));
+        el.dispatchEvent(ev('pointerup', 7, 'pen', 90));
+        el.dispatchEvent(ev('pointerdown', 8, 'touch', 150));
+        el.dispatchEvent(ev('pointermove', 8, 'touch', 190));
+        el.dispatchEvent(ev('pointerup', 8, 'touch', 190));
+    }""",
+        [box["x"], box["y"]],
+    )
+    kinds = pg.evaluate("window.demo.drawer.drawing.visible().map(s => s.pressure)")
+    assert kinds == [False, True]  # the pen's stroke, with its pressure; no palm stroke
+    context.close()
