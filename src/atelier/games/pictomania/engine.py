@@ -7,7 +7,6 @@ void drawings; players confirm) -> next round's ``display``, or ``over``.
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -71,7 +70,7 @@ def apply(state: State, seat: int, action: Mapping[str, Any], now: float) -> Sta
             raise RuleError("wrong_phase")
     if handler is None:
         raise RuleError("bad_action" if seat != SYSTEM else "wrong_phase")
-    after = copy.deepcopy(state)
+    after = state.clone()
     handler(after, seat, action, now)
     return after
 

@@ -6,8 +6,9 @@ modified afterwards.
 
 from __future__ import annotations
 
+import json
 import random
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 PHASES = ("display", "drawing", "review", "over")
@@ -26,6 +27,9 @@ class Seat:
     void_admitted: bool = False
     void_votes: list[int] = field(default_factory=list)
     confirmed: bool = False
+
+    def clone(self) -> Seat:
+        return replace(self, stack=list(self.stack), void_votes=list(self.void_votes))
 
 
 @dataclass
@@ -52,6 +56,23 @@ class State:
     def players(self) -> int:
         return len(self.names)
 
+    def clone(self) -> State:
+        """A copy the engine may change. Settings, cards, the generator state and
+        past rounds are never changed in place, so they are shared."""
+        return replace(
+            self,
+            display=list(self.display),
+            used=list(self.used),
+            ready=list(self.ready),
+            swaps_used=list(self.swaps_used),
+            player_tokens=list(self.player_tokens),
+            black_table=list(self.black_table),
+            black_left=list(self.black_left),
+            seats=[s.clone() for s in self.seats],
+            history=list(self.history),
+            totals=list(self.totals),
+        )
+
     def random(self) -> random.Random:
         rng = random.Random()
         rng.setstate(self.rng)
@@ -60,7 +81,8 @@ class State:
 
 def dump(state: State) -> dict[str, Any]:
     version, internal, gauss = state.rng
-    return {
+    # Through JSON: a deep copy (callers may change it freely) that is sure to be JSON.
+    data: dict[str, Any] = json.loads(json.dumps({
         "settings": state.settings,
         "names": state.names,
         "rng": [version, list(internal), gauss],
@@ -91,10 +113,12 @@ def dump(state: State) -> dict[str, Any]:
         "ended_by": state.ended_by,
         "history": state.history,
         "totals": state.totals,
-    }
+    }))
+    return data
 
 
 def load(data: dict[str, Any]) -> State:
+    data = json.loads(json.dumps(data))
     version, internal, gauss = data["rng"]
     return State(
         settings=dict(data["settings"]),

@@ -1,0 +1,183 @@
+"""Properties over random games: replay, refusals change nothing, tokens balance, no leaks."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from atelier.games.core import SYSTEM, LoggedAction, Replay, RuleError
+from atelier.games.pictomania import GAME
+from atelier.games.pictomania.reveal import labels
+from atelier.games.pictomania.state import State
+from test_pictomania_support import NAMES
+from test_pictomania_support import settings as game_settings
+
+SECRET_KEYS = {"number", "letter", "word"}
+
+
+@st.composite
+def game_setups(draw: st.DrawFn) -> tuple[dict[str, Any], list[str], int]:
+    edition = draw(st.sampled_from(["first", "second"]))
+    over: dict[str, Any] = {
+        "edition": edition,
+        "rounds": draw(st.integers(1, 2)),
+        "time_limit": draw(st.sampled_from([None, 30])),
+    }
+    if edition == "second":
+        over["competitive"] = draw(st.booleans())
+        over["learning_round"] = draw(st.booleans())
+    else:
+        over["kids"] = draw(st.booleans())
+    players = draw(st.integers(3, 6))
+    return game_settings(**over), NAMES[:players], draw(st.integers(0, 2**32))
+
+
+def candidate_actions(state: State) -> list[tuple[int, dict[str, Any]]]:
+    """Every legal action (and a few that the rules may refuse) in this state."""
+    n = state.players
+    out: list[tuple[int, dict[str, Any]]] = [(SYSTEM, {"type": "advance"})]
+    if state.phase == "display":
+        out += [(p, {"type": "ready"}) for p in range(n) if not state.ready[p]]
+        out += [(p, {"type": "replace", "card": labels(state.settings)[0]}) for p in range(n)]
+    elif state.phase == "drawing":
+        out.append((SYSTEM, {"type": "timeout"}))
+        for p, mine in enumerate(state.seats):
+            if mine.finished:
+                continue
+            out.append((p, {"type": "done"}))
+            out += [(p, {"type": "black", "value": v}) for v in sorted(set(state.black_left))]
+            spent = {g for s in state.seats for by, g in s.stack if by == p}
+            for t, other in enumerate(state.seats):
+                if t != p and all(by != p for by, _ in other.stack):
+                    out += [
+                        (p, {"type": "guess", "target": t, "number": g})
+                        for g in range(1, 8)
+                        if g not in spent
+                    ]
+    elif state.phase == "review":
+        for p in range(n):
+            out.append((p, {"type": "confirm"}))
+            out += [(p, {"type": "void", "target": t, "void": v}) for t in range(n) for v in (1, 0)]
+            out = [(s, {**a, "void": bool(a["void"])}) if "void" in a else (s, a) for s, a in out]
+    return out
+
+
+noise = st.fixed_dictionaries(
+    {
+        "type": st.sampled_from(
+            ["ready", "replace", "guess", "black", "done", "void", "confirm", "advance", "x"]
+        ),
+        "target": st.one_of(st.integers(-2, 7), st.none(), st.text(max_size=2)),
+        "number": st.one_of(st.integers(-1, 9), st.booleans(), st.floats(0, 8)),
+        "value": st.one_of(st.integers(-1, 4), st.none()),
+        "card": st.sampled_from(["A", "D", "1", "7", ""]),
+    }
+)
+
+
+def assert_no_secrets(state: State) -> None:
+    """While a round is drawn, nobody sees another's number, letter, word or guess numbers."""
+    if state.phase != "drawing":
+        return
+    for seat in [None, *range(state.players)]:
+        view = GAME.view(state, seat)
+        json.dumps(view)  # JSON-ready
+        mine = view.pop("me", None)
+        assert not _secret_paths(view), (seat, _secret_paths(view))
+        if seat is None:
+            assert mine is None
+        else:
+            assert mine is not None and mine["number"] == state.seats[seat].number
+        # Scramble everybody else's secrets: this seat's view must not change.
+        assert GAME.view(scrambled(state, seat), seat) == GAME.view(state, seat)
+
+
+def _secret_paths(node: Any, path: str = "") -> list[str]:
+    found: list[str] = []
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in SECRET_KEYS and path not in ("cards",):
+                found.append(f"{path}.{key}")
+            found += _secret_paths(value, key if key in ("cards",) else f"{path}.{key}")
+    elif isinstance(node, list):
+        for item in node:
+            found += _secret_paths(item, path)
+    return [f for f in found if not f.startswith("cards.") and not f.startswith(".history")]
+
+
+def scrambled(state: State, keep: int | None) -> State:
+    other = state.clone()
+    others = [p for p in range(state.players) if p != keep]
+    numbers = [other.seats[p].number for p in others]
+    letters = [other.seats[p].letter for p in others]
+    for i, p in enumerate(others):
+        other.seats[p].number = numbers[(i + 1) % len(others)] % 7 + 1
+        other.seats[p].letter = letters[(i + 1) % len(others)]
+    for mine in other.seats:
+        mine.stack = [(by, n if by == keep else n % 7 + 1) for by, n in mine.stack]
+    return other
+
+
+def check_round_balance(state: State) -> None:
+    if state.phase != "review":
+        return
+    result = GAME.view(state, None)["round_result"]
+    given_out = sum(
+        sum(state.player_tokens) - sum(p["tokens_kept"]) for p in result["players"]
+    )
+    received = sum(t["value"] for p in result["players"] for t in p["tokens_received"])
+    assert given_out == received
+    for drawing in result["drawings"]:
+        seat = drawing["seat"]
+        gave = [t for p in result["players"] for t in p["tokens_received"] if t["from"] == seat]
+        correct = sum(1 for g in drawing["guesses"] if g["correct"])
+        assert len(gave) == min(correct, len(state.player_tokens))
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(setup=game_setups(), data=st.data())
+def test_random_games(setup: tuple[dict[str, Any], list[str], int], data: st.DataObject) -> None:
+    raw, names, seed = setup
+    state = GAME.new(raw, names, seed)
+    replay = Replay(settings=raw, seats=names, seed=seed)
+    now = 0.0
+    for _ in range(120):
+        if GAME.is_over(state):
+            break
+        now += data.draw(st.sampled_from([0.0, 1.0, 25.0]))
+        if data.draw(st.integers(0, 4)) == 0:
+            seat, action = data.draw(st.integers(-1, state.players)), data.draw(noise)
+        else:
+            seat, action = data.draw(st.sampled_from(candidate_actions(state)))
+        before = GAME.dump(state)
+        try:
+            after = GAME.apply(state, seat, action, now)
+        except RuleError as err:
+            assert GAME.dump(state) == before, "a refused action changed the state"
+            assert err.message("de") != f"error.{err.code}", err.code
+            continue
+        assert GAME.dump(state) == before, "apply changed its input"
+        replay.log.append(LoggedAction(seat, dict(action), now))
+        state = after
+        assert_no_secrets(state)
+        check_round_balance(state)
+    assert GAME.dump(replay.run(GAME)) == GAME.dump(state)
+    assert GAME.dump(GAME.load(json.loads(json.dumps(GAME.dump(state))))) == GAME.dump(state)
+
+
+def test_a_view_of_the_finished_round_reveals_everything() -> None:
+    state = GAME.new(game_settings(), NAMES[:4], 5)
+    state = GAME.apply(state, SYSTEM, {"type": "advance"}, 0)
+    state = GAME.apply(state, 1, {"type": "guess", "target": 0, "number": 4}, 0)
+    assert_no_secrets(state)
+    state = GAME.apply(state, SYSTEM, {"type": "advance"}, 0)
+    view = GAME.view(state, 2)
+    drawings = view["round_result"]["drawings"]
+    assert [d["number"] for d in drawings] == [s.number for s in state.seats]
+    assert all(d["word"] for d in drawings)
+    assert drawings[0]["guesses"] == [
+        {"by": 1, "number": 4, "correct": state.seats[0].number == 4}
+    ]
