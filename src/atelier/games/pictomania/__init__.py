@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -23,7 +24,7 @@ class Pictomania:
     max_seats = MAX_PLAYERS
 
     def default_settings(self) -> dict[str, Any]:
-        return dict(settings.DEFAULTS)
+        return copy.deepcopy(settings.DEFAULTS)
 
     def validate_settings(self, raw: Mapping[str, Any], seats: int) -> dict[str, Any]:
         return settings.validate(raw)
