@@ -8,10 +8,10 @@ cards are placed at random when the voting ends, all from the generator kept in 
 
 from __future__ import annotations
 
-import copy
+import json
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from atelier.games.core import JSON, SYSTEM, RuleError, require
 from atelier.games.incognito.scoring import score_round
@@ -160,7 +160,7 @@ def apply(state: State, seat: int, action: Mapping[str, JSON], now: float) -> St
         require(isinstance(seat, int) and not isinstance(seat, bool)
                 and 0 <= seat < state.seats, "not_a_player")
 
-    nxt = copy.deepcopy(state)
+    nxt = _clone(state)
     clock_was_off = nxt.phase == DRAWING and nxt.started is None
     if clock_was_off:
         nxt.started = now
@@ -182,6 +182,26 @@ def apply(state: State, seat: int, action: Mapping[str, JSON], now: float) -> St
         require(nxt.phase == SCORED, "wrong_phase")
         _next_round(nxt, now)
     return nxt
+
+
+def _clone(state: State) -> State:
+    """A copy that apply may change freely. Settings, names and the deal never change after
+    ``new`` and scored rounds' reveals never change after scoring, so those are shared
+    (a deep copy of everything costs ten times as much)."""
+    rng = random.Random()
+    rng.setstate(state.rng.getstate())
+    return replace(
+        state,
+        rng=rng,
+        done_drawing=list(state.done_drawing),
+        tiles=list(state.tiles),
+        votes=[dict(ballot) for ballot in state.votes],
+        random_votes=[list(authors) for authors in state.random_votes],
+        done_voting=list(state.done_voting),
+        confirmed=list(state.confirmed),
+        results=list(state.results),
+        totals=list(state.totals),
+    )
 
 
 def _done_drawing(state: State, seat: int, now: float) -> None:
@@ -321,49 +341,52 @@ def _next_round(state: State, now: float) -> None:
 
 def dump(state: State) -> dict[str, JSON]:
     version, internal, gauss = state.rng.getstate()
-    return {
-        "settings": copy.deepcopy(state.settings),
-        "names": list(state.names),
-        "rng": [version, list(internal), gauss],
-        "deal_words": copy.deepcopy(state.deal_words),
-        "deal_locations": copy.deepcopy(state.deal_locations),
+    raw = {
+        "settings": state.settings,
+        "names": state.names,
+        "rng": [version, internal, gauss],
+        "deal_words": state.deal_words,
+        "deal_locations": state.deal_locations,
         "phase": state.phase,
         "round": state.round,
         "started": state.started,
         "countdown_end": state.countdown_end,
-        "done_drawing": list(state.done_drawing),
-        "tiles": list(state.tiles),
+        "done_drawing": state.done_drawing,
+        "tiles": state.tiles,
         # JSON object keys are strings; pairs keep the seat numbers as numbers
         "votes": [sorted(b.items()) for b in state.votes],
-        "random_votes": copy.deepcopy(state.random_votes),
-        "done_voting": list(state.done_voting),
-        "confirmed": list(state.confirmed),
-        "results": copy.deepcopy(state.results),
-        "totals": list(state.totals),
+        "random_votes": state.random_votes,
+        "done_voting": state.done_voting,
+        "confirmed": state.confirmed,
+        "results": state.results,
+        "totals": state.totals,
     }
+    # a JSON round trip is a detached copy, faster than deepcopy for plain data
+    data: dict[str, JSON] = json.loads(json.dumps(raw))
+    return data
 
 
 def load(data: Mapping[str, JSON]) -> State:
+    data = json.loads(json.dumps(data))
     version, internal, gauss = data["rng"]
     rng = random.Random()
     rng.setstate((version, tuple(internal), gauss))
     return State(
-        settings=copy.deepcopy(dict(data["settings"])),
-        names=list(data["names"]),
+        settings=data["settings"],
+        names=data["names"],
         rng=rng,
-        deal_words=copy.deepcopy(data["deal_words"]),
-        deal_locations=copy.deepcopy(data["deal_locations"]),
+        deal_words=data["deal_words"],
+        deal_locations=data["deal_locations"],
         phase=str(data["phase"]),
         round=int(data["round"]),
         started=data["started"],
         countdown_end=data["countdown_end"],
-        done_drawing=list(data["done_drawing"]),
-        tiles=list(data["tiles"]),
+        done_drawing=data["done_drawing"],
+        tiles=data["tiles"],
         votes=[{int(a): int(t) for a, t in pairs} for pairs in data["votes"]],
-        random_votes=copy.deepcopy(data["random_votes"]),
-        done_voting=list(data["done_voting"]),
-        confirmed=list(data["confirmed"]),
-        results=copy.deepcopy(data["results"]),
-        totals=list(data["totals"]),
+        random_votes=data["random_votes"],
+        done_voting=data["done_voting"],
+        confirmed=data["confirmed"],
+        results=data["results"],
+        totals=data["totals"],
     )
-

@@ -7,7 +7,7 @@ public, like the backs of the cards on the table.
 
 from __future__ import annotations
 
-import copy
+import json
 
 from atelier.games.core import JSON
 from atelier.games.incognito.engine import DRAWING, OVER, SCORED, VOTING, State
@@ -48,8 +48,8 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
         "word_tile": None,
         "my_votes": None,
         "unused_tiles": None,
-        "reveal": copy.deepcopy(state.results[-1]) if state.phase in (SCORED, OVER) else None,
-        "history": copy.deepcopy(state.results),
+        "reveal": _copy(state.results[-1]) if state.phase in (SCORED, OVER) else None,
+        "history": _copy(state.results),
         "totals": list(state.totals),
         "winners": _winners(state) if state.phase == OVER else None,
     }
@@ -62,6 +62,11 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
         data["my_votes"] = {str(author): tile for author, tile in sorted(ballot.items())}
         data["unused_tiles"] = [t for t in range(1, TILES + 1) if t not in ballot.values()]
     return data
+
+
+def _copy(data: JSON) -> JSON:
+    # reveals are plain JSON: a round trip copies them several times faster than deepcopy
+    return json.loads(json.dumps(data))
 
 
 def _drawing_ends(state: State) -> float | None:
