@@ -415,3 +415,15 @@ def test_replay_from_seed_and_log() -> None:
     replay = Replay(settings, ["a", "b", "c"], 99, log)
     assert GAME.dump(replay.run(GAME)) == GAME.dump(replay.run(GAME))
     assert GAME.is_over(replay.run(GAME))
+
+
+@pytest.mark.parametrize("language", ["en", "de", "uk"])
+def test_the_built_in_deck_of_each_language_deals_a_full_game(language: str) -> None:
+    from atelier.content.decks import incognito_content
+
+    words, locations = incognito_content(language)
+    if not words:
+        pytest.skip(f"no built-in Incognito deck for {language} yet")
+    state = GAME.new({"language": language}, [f"p{i}" for i in range(6)], 5)
+    assert set(state.tiles) <= {w.text for w in words}
+    assert state.location_of(0) in {x.text for x in locations}
