@@ -5,9 +5,10 @@ import { errorText, lang, t } from "./i18n.js";
 import { renderLobby } from "./lobby.js";
 import { RoomConnection, storeToken } from "./net.js";
 import { PictomaniaScreen } from "./pictomania.js";
+import { PietScreen } from "./piet/screen.js";
 import { syncClock } from "./clock.js";
 
-const SCREENS = { pictomania: PictomaniaScreen };
+const SCREENS = { pictomania: PictomaniaScreen, piet: PietScreen };
 
 export class Room {
   constructor(code, { shell }) {
