@@ -1,0 +1,143 @@
+// Piet geometry and move spelling (RULINGS.md), no DOM: what the screen
+// needs to compose a move, preview it and check it against the server's list
+// of legal moves. The server stays the judge; this only keeps the UI honest.
+
+export const COLOURS = ["R", "Y", "B"];
+export const PALETTE_W = 3;
+export const CANVAS_W = 4;
+export const PER_COLOUR = 3;
+
+export const paletteName = (i) => "abc"[i % PALETTE_W] + String(Math.floor(i / PALETTE_W) + 1);
+export const canvasName = (i) => "abcd"[i % CANVAS_W] + String(Math.floor(i / CANVAS_W) + 1);
+
+// Orthogonal connectivity of palette cells (indices in reading order).
+export function connected(cells) {
+  if (cells.length === 0) return false;
+  const set = new Set(cells);
+  const seen = new Set([cells[0]]);
+  const todo = [cells[0]];
+  while (todo.length) {
+    const c = todo.pop();
+    const r = Math.floor(c / PALETTE_W);
+    const col = c % PALETTE_W;
+    const next = [];
+    if (col > 0) next.push(c - 1);
+    if (col < PALETTE_W - 1) next.push(c + 1);
+    if (r > 0) next.push(c - PALETTE_W);
+    if (r < PALETTE_W - 1) next.push(c + PALETTE_W);
+    for (const n of next) {
+      if (set.has(n) && !seen.has(n)) {
+        seen.add(n);
+        todo.push(n);
+      }
+    }
+  }
+  return seen.size === set.size;
+}
+
+// The selection after tapping palette cell `cell`: toggled in or out; a tap
+// that would make a disconnected or oversized group starts a new group.
+export function toggleSelection(selection, cell) {
+  if (selection.includes(cell)) {
+    const rest = selection.filter((c) => c !== cell);
+    return { selection: connected(rest) ? rest : [], restarted: false };
+  }
+  const grown = [...selection, cell].sort((a, b) => a - b);
+  if (grown.length <= 3 && connected(grown)) return { selection: grown, restarted: false };
+  return { selection: [cell], restarted: selection.length > 0 };
+}
+
+// Where the selected pieces land when the first of them (reading order) goes
+// on canvas cell `target`: translation only. Off-canvas pieces get null.
+export function landing(selection, target) {
+  const cells = [...selection].sort((a, b) => a - b);
+  const lead = cells[0];
+  const tr = Math.floor(target / CANVAS_W);
+  const tc = target % CANVAS_W;
+  return cells.map((c) => {
+    const r = tr + Math.floor(c / PALETTE_W) - Math.floor(lead / PALETTE_W);
+    const col = tc + (c % PALETTE_W) - (lead % PALETTE_W);
+    const inside = r >= 0 && r < CANVAS_W && col >= 0 && col < CANVAS_W;
+    return { from: c, to: inside ? r * CANVAS_W + col : null };
+  });
+}
+
+// Canonical spelling: palette cells in reading order, then the canvas cell of the first.
+export function paintText(selection, target) {
+  const cells = [...selection].sort((a, b) => a - b);
+  return cells.map(paletteName).join("") + ">" + canvasName(target);
+}
+
+export const brushText = (cell, colour) => ` !${canvasName(cell)}=${colour}`;
+export const fillText = (colour, cell) => `${colour}@${paletteName(cell)}`;
+
+// The palette cells of a painting move text ("a1b1>c3 ..." -> [0, 1]).
+export function moveCells(text) {
+  const head = String(text).split(">")[0];
+  const out = [];
+  for (let i = 0; i + 1 < head.length; i += 2) {
+    const col = "abc".indexOf(head[i]);
+    const row = Number(head[i + 1]) - 1;
+    if (col >= 0 && row >= 0 && row < 3) out.push(row * PALETTE_W + col);
+  }
+  return out;
+}
+
+// Palette cells that take part in at least one legal painting move.
+export function usableCells(legal) {
+  const cells = new Set();
+  for (const move of legal) if (move.includes(">")) for (const c of moveCells(move)) cells.add(c);
+  return cells;
+}
+
+// Whether some legal move takes exactly `selection` (anywhere on the canvas).
+export function selectionFits(legal, selection) {
+  if (selection.length === 0) return false;
+  const head = [...selection].sort((a, b) => a - b).map(paletteName).join("") + ">";
+  return legal.some((m) => m.startsWith(head));
+}
+
+export function colourCounts(palette) {
+  const counts = { R: 0, Y: 0, B: 0 };
+  for (const c of palette) if (c) counts[c] += 1;
+  return counts;
+}
+
+// A brush may follow a painting move unless that move fills the painter's
+// canvas (the game ends at once): the landing cells plus the painted ones.
+export function fillsCanvas(canvas, landed) {
+  const filled = canvas.filter(Boolean).length;
+  return filled + landed.length >= CANVAS_W * CANVAS_W;
+}
+
+// The record as RULINGS.md writes it: headers, then one move per line.
+export function recordText({ setup, brushes, moves }) {
+  const lines = [`setup: ${setup || "beginner"}`, `brushes: ${brushes ? "on" : "off"}`];
+  return lines.concat(moves).join("\n") + "\n";
+}
+
+// A record's headers and move lines (comments and blank lines dropped);
+// the server checks every move when they are played.
+export function parseRecord(text) {
+  const out = { setup: "beginner", brushes: false, moves: [] };
+  const lines = String(text).replace(/^\uFEFF/, "").split(/\r?\n/);
+  lines.forEach((raw, index) => {
+    const line = raw.trim();
+    if (!line || line.startsWith("#")) return;
+    const header = line.match(/^([A-Za-z]+)\s*:\s*(\S*)$/);
+    if (header) {
+      const key = header[1].toLowerCase();
+      const value = header[2].toLowerCase();
+      if (out.moves.length) throw { line: index + 1, text: line };
+      if (key === "setup" && (value === "beginner" || value === "empty")) out.setup = value;
+      else if (key === "brushes" && (value === "on" || value === "off")) out.brushes = value === "on";
+      else throw { line: index + 1, text: line };
+      return;
+    }
+    if (!/^(?:[a-c][1-3])+\s*>\s*[a-d][1-4](?:\s*!\s*[a-d][1-4]\s*=\s*[RYB])?$|^[RYB]\s*@\s*[a-c][1-3]$/.test(line)) {
+      throw { line: index + 1, text: line };
+    }
+    out.moves.push(line);
+  });
+  return out;
+}
