@@ -85,8 +85,6 @@ def test_kids_variant_one_card_and_no_letters() -> None:
         ({"card_swaps": -1}, "card_swaps"),
         ({"language": "fr"}, "language"),
         ({"custom_mode": "mixed"}, "custom_mode"),
-        ({"custom_cards": [{"id": "x", "level": 1, "words": ["a"] * 6}]}, "custom_cards"),
-        ({"custom_cards": test_cards(1) + test_cards(1)}, "custom_cards"),
         ({"custom_cards": test_cards(1, levels=(1,))}, "custom_cards"),  # too few for 4 rounds
         ({"colour": "red"}, "colour"),
     ],
@@ -241,7 +239,9 @@ def test_finished_players_may_not_guess_but_may_be_guessed() -> None:
 
 def test_second_edition_first_guess_locks_the_drawing() -> None:
     state = started(4)
-    assert GAME.may_draw(state, 0) and GAME.ink_tools(state, 0) == {"pen"}
+    # Until the first guess the drawing may still be modified (erased, undone).
+    assert GAME.may_draw(state, 0)
+    assert GAME.ink_tools(state, 0) == {"pen", "eraser", "undo", "clear"}
     state = act(state, 0, type="guess", target=1, number=2)
     assert not GAME.may_draw(state, 0)
     assert GAME.ink_tools(state, 0) == frozenset()
@@ -437,3 +437,19 @@ def test_dump_and_load_round_trip_through_json() -> None:
 
 def test_names_are_kept() -> None:
     assert [p["name"] for p in GAME.view(new(3), None)["players"]] == NAMES[:3]
+
+
+@pytest.mark.parametrize(
+    ("cards", "code"),
+    [
+        ([{"id": "x", "level": 1, "words": ["a"] * 6}], "deck_card_size"),
+        (test_cards(1) + test_cards(1), "deck_id_duplicate"),
+    ],
+)
+def test_a_broken_custom_deck_is_refused_with_the_problem_named(
+    cards: list[dict[str, Any]], code: str
+) -> None:
+    with pytest.raises(RuleError) as refused_:
+        GAME.validate_settings({"custom_cards": cards, "custom_mode": "alongside"}, 3)
+    assert refused_.value.code == code
+    assert refused_.value.message("de") != refused_.value.message("en")

@@ -13,9 +13,10 @@ from atelier.games.pictomania import engine, settings, state, view
 from atelier.games.pictomania.state import State
 from atelier.games.pictomania.tokens import MAX_PLAYERS, MIN_PLAYERS
 
+# The 1st edition's boards wipe clean; the 2nd edition's "once you have made
+# your first guess, you cannot modify your drawing" means you may until then.
+# Either way the tools end exactly when `may_draw` does.
 _ALL_TOOLS = frozenset({"pen", "eraser", "undo", "clear"})
-# Pencil on paper (2nd edition) cannot be erased; the 1st edition's boards wipe clean.
-_PENCIL = frozenset({"pen"})
 
 
 class Pictomania:
@@ -62,7 +63,7 @@ class Pictomania:
     def ink_tools(self, st: State, seat: int) -> frozenset[str]:
         if not engine.may_draw(st, seat):
             return frozenset()
-        return _ALL_TOOLS if st.settings["edition"] == "first" else _PENCIL
+        return _ALL_TOOLS
 
 
 GAME = Pictomania()

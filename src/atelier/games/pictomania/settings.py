@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from atelier.content.custom import cards_from_settings
 from atelier.content.decks import LEVELS, WORDS_PER_CARD, Card, pictomania_cards
 from atelier.games.core import RuleError
 from atelier.i18n import LANGUAGES
@@ -116,6 +117,8 @@ def card_pool(settings: Mapping[str, Any]) -> list[Card]:
 def _custom_cards(value: Any, language: str, mode: str) -> list[dict[str, Any]]:
     if not isinstance(value, list) or len(value) > MAX_CUSTOM_CARDS:
         _bad("custom_cards")
+    # The deck checker names the card and the problem, in the host's language.
+    cards_from_settings(value)
     taken: set[str] = set()
     if mode == "alongside":
         taken = {c.id for cards in pictomania_cards(language).values() for c in cards}
