@@ -1,0 +1,163 @@
+// The end of the game: the last round's reveal, then the winner or shared
+// winners, every round's points and the totals, and the gallery of every
+// drawing with its hidden word, location and author (each as PNG).
+
+import { h, replace } from "../dom.js";
+import { t } from "../i18n.js";
+import { pngUrl } from "../gallery.js";
+import { RevealCards, roundTable } from "./reveal.js";
+
+export class FinalResults {
+  constructor(screen) {
+    this.screen = screen;
+    this.parts = {};
+  }
+
+  get history() {
+    return this.screen.view.history || [];
+  }
+
+  build() {
+    const screen = this.screen;
+    const last = this.history[this.history.length - 1];
+    this.parts.results = h("div", { class: "ig-final", testid: "ig-final", hidden: true });
+    const main = h("main", { class: "page ig-over", testid: "ig-over" });
+    if (last) {
+      this.cards = new RevealCards(screen, last, { onDone: () => this.showResults() });
+      main.append(h("h2", {}, t("ig.reveal_title", { n: last.round })), this.cards.build());
+      this.parts.lastTable = h("section", { class: "summary", hidden: true });
+      main.append(this.parts.lastTable);
+    }
+    main.append(this.parts.results);
+    return main;
+  }
+
+  mounted() {
+    if (this.cards) this.cards.mounted();
+    else this.showResults();
+  }
+
+  destroy() {
+    this.cards?.destroy();
+  }
+
+  refresh() {}
+
+  showResults() {
+    const results = this.parts.results;
+    if (!results.hidden) return;
+    const screen = this.screen;
+    const view = screen.view;
+    const last = this.history[this.history.length - 1];
+    if (last && this.parts.lastTable) {
+      this.parts.lastTable.hidden = false;
+      replace(this.parts.lastTable, h("h3", {}, t("ig.scores_title")), roundTable(screen, last, view.totals));
+    }
+    replace(results, this.podium(), this.roundsTable(), this.gallery(), h("div", { class: "actions" }, h("a", { class: "btn primary", href: "/" }, t("ig.new_game"))));
+    results.hidden = false;
+    results.scrollIntoView?.({ block: "start", behavior: "smooth" });
+  }
+
+  podium() {
+    const screen = this.screen;
+    const view = screen.view;
+    const winners = new Set(view.winners || []);
+    const names = [...winners].map((s) => screen.name(s));
+    const order = view.players.map((p) => p.seat).sort((a, b) => view.totals[b] - view.totals[a]);
+    return h(
+      "section",
+      { class: "card winners", testid: "ig-winners" },
+      h("div", { class: "trophy", "aria-hidden": "true" }, "🏆"),
+      h("h2", { testid: "ig-winner-line" }, names.length > 1 ? t("ig.winners_shared", { names: names.join(", ") }) : t("ig.winner", { name: names[0] ?? "" })),
+      h(
+        "ol",
+        { class: "final-list", testid: "ig-final-scores" },
+        order.map((seat) =>
+          h(
+            "li",
+            { class: winners.has(seat) ? "won" : "", testid: "ig-final-row", dataset: { seat: String(seat), total: String(view.totals[seat]) } },
+            screen.swatch(seat),
+            h("span", { class: "final-name" }, screen.name(seat)),
+            h("span", { class: "final-total" }, t("ig.points", { n: view.totals[seat] })),
+          ),
+        ),
+      ),
+    );
+  }
+
+  // Every round's points side by side, and the totals.
+  roundsTable() {
+    const screen = this.screen;
+    const view = screen.view;
+    return h(
+      "section",
+      { class: "card" },
+      h("h2", {}, t("ig.all_rounds")),
+      h(
+        "div",
+        { class: "table-wrap" },
+        h(
+          "table",
+          { class: "scores", testid: "ig-rounds-table" },
+          h(
+            "thead",
+            {},
+            h("tr", {}, h("th", {}, t("ig.col_player")), this.history.map((r) => h("th", {}, t("ig.round_short", { n: r.round }))), h("th", {}, t("ig.col_total"))),
+          ),
+          h(
+            "tbody",
+            {},
+            view.players.map((p) =>
+              h(
+                "tr",
+                { testid: "ig-rounds-row", dataset: { seat: String(p.seat), total: String(view.totals[p.seat]) } },
+                h("th", { scope: "row" }, screen.swatch(p.seat), screen.name(p.seat)),
+                this.history.map((r) => h("td", {}, String(r.points[p.seat]))),
+                h("td", { class: "total" }, String(view.totals[p.seat])),
+              ),
+            ),
+          ),
+        ),
+      ),
+    );
+  }
+
+  gallery() {
+    const screen = this.screen;
+    const code = screen.room.code;
+    return h(
+      "section",
+      { class: "card gallery", testid: "ig-gallery" },
+      h("h2", {}, t("ig.gallery")),
+      this.history.map((round) => {
+        const key = `round-${round.round}`;
+        return h(
+          "section",
+          { class: "gallery-round" },
+          h("h3", {}, t("ig.round_short", { n: round.round })),
+          h(
+            "div",
+            { class: "gallery-grid" },
+            round.drawings.map((d) => {
+              const name = screen.name(d.author);
+              const file = `${code}-${key}-${name}.png`.replace(/[^\p{L}\p{N}._-]+/gu, "_");
+              return h(
+                "figure",
+                { class: "gallery-item", testid: "ig-gallery-item", dataset: { key, seat: String(d.author) }, style: { "--c": screen.colour(d.author) } },
+                h("img", { src: pngUrl(code, key, d.author, 512), alt: t("ig.drawing_alt", { word: d.word, location: d.location, name }), loading: "lazy", width: 512, height: 512 }),
+                h(
+                  "figcaption",
+                  {},
+                  h("strong", { testid: "ig-gallery-word" }, d.word),
+                  h("span", { class: "ig-gallery-location" }, d.location),
+                  h("span", { class: "muted" }, name),
+                  h("a", { class: "btn small", href: pngUrl(code, key, d.author), download: file, testid: "ig-gallery-download" }, t("ig.download")),
+                ),
+              );
+            }),
+          ),
+        );
+      }),
+    );
+  }
+}
