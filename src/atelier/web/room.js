@@ -6,9 +6,10 @@ import { renderLobby } from "./lobby.js";
 import { RoomConnection, storeToken } from "./net.js";
 import { PictomaniaScreen } from "./pictomania.js";
 import { PietScreen } from "./piet/screen.js";
+import { IncognitoScreen } from "./incognito/screen.js";
 import { syncClock } from "./clock.js";
 
-const SCREENS = { pictomania: PictomaniaScreen, piet: PietScreen };
+const SCREENS = { pictomania: PictomaniaScreen, piet: PietScreen, incognito: IncognitoScreen };
 
 export class Room {
   constructor(code, { shell }) {
