@@ -19,7 +19,7 @@ export function renderGallery(screen) {
   const podium = h(
     "section",
     { class: "card winners", testid: "winners" },
-    h("div", { class: "trophy", "aria-hidden": "true" }, "🏆"),
+    h("div", { class: "trophy", "aria-hidden": "true" }, "★"),
     h("h2", {}, names.length > 1 ? t("pm.winners_shared", { names: names.join(", ") }) : t("pm.winner", { name: names[0] ?? "" })),
     h(
       "ol",

@@ -200,7 +200,7 @@ export class Reveal {
       return h(
         "tr",
         { testid: "score-row", dataset: { seat: String(p.seat), score: String(p.score), total: String(total) } },
-        h("th", { scope: "row" }, h("span", { class: "swatch small", style: { background: colourCss(screen.player(p.seat)?.colour) } }), screen.name(p.seat), p.seat === sheep ? h("span", { class: "sheep", title: t("pm.black_sheep") }, " 🐑") : null),
+        h("th", { scope: "row" }, h("span", { class: "swatch small", style: { background: colourCss(screen.player(p.seat)?.colour) } }), screen.name(p.seat), p.seat === sheep ? h("span", { class: "badge sheep", testid: "sheep-badge" }, t("pm.black_sheep")) : null),
         h("td", {}, received.length ? `+${receivedSum}` : "0", received.length > 1 ? h("small", {}, ` (${received.join("+")})`) : null),
         h("td", {}, keptSum ? `−${keptSum}` : "0"),
         h("td", {}, black),

@@ -1,0 +1,218 @@
+"""Helpers for the real-browser tests: Debian's chromium through Playwright,
+players in their own browser contexts, drawing with real pointer input."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright
+
+from atelier.games.core import LoggedAction, Replay
+from atelier.games.registry import get_game
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+PHONE = {"width": 360, "height": 740}
+DESKTOP = {"width": 1280, "height": 800}
+TIMEOUT_MS = 15_000
+
+
+def launch(pw: Playwright) -> Browser:
+    return pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+
+
+@dataclass
+class Player:
+    name: str
+    colour: str
+    context: BrowserContext
+    page: Page
+    phone: bool = False
+    errors: list[str] = field(default_factory=list)
+
+    def watch(self) -> None:
+        """Collects uncaught page errors: a test fails on any."""
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+
+    def tid(self, testid: str) -> str:
+        return f"[data-testid={testid}]"
+
+    def click(self, testid: str) -> None:
+        self.page.click(self.tid(testid))
+
+    def wait(self, testid: str, state: str = "visible") -> None:
+        self.page.wait_for_selector(self.tid(testid), state=state)  # type: ignore[arg-type]
+
+
+def new_player(browser: Browser, name: str, colour: str, *, phone: bool = False,
+               locale: str = "en-GB") -> Player:
+    if phone:
+        context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                                      has_touch=True, locale=locale)
+    else:
+        context = browser.new_context(viewport=DESKTOP, locale=locale)
+    context.set_default_timeout(TIMEOUT_MS)
+    player = Player(name, colour, context, context.new_page(), phone)
+    player.watch()
+    return player
+
+
+def join(player: Player, url: str) -> None:
+    page = player.page
+    if page.url != url:
+        page.goto(url)
+    player.wait("lobby-join")
+    page.fill("[data-testid=join-name]", player.name)
+    player.click(f"colour-{player.colour}")
+    player.click("join-submit")
+    player.wait("leave")
+
+
+def set_setting(host: Player, field: str, value: str) -> None:
+    sel = f"[data-testid=setting-{field}]"
+    tag = host.page.eval_on_selector(sel, "el => el.tagName")
+    if tag == "SELECT":
+        host.page.select_option(sel, value)
+    else:
+        host.page.fill(sel, value)
+        host.page.dispatch_event(sel, "change")
+
+
+def scribble(player: Player, selector: str, seed: int, strokes: int = 2) -> None:
+    """Draws a few strokes inside the element: mouse on a desktop, a finger
+    (real touch events through the DevTools protocol) on a phone."""
+    box = player.page.locator(selector).bounding_box()
+    assert box, selector
+    points = []
+    for s in range(strokes):
+        line = []
+        for i in range(12):
+            fx = 0.15 + 0.7 * i / 11
+            fy = 0.2 + 0.6 * ((seed * 7 + s * 3 + i * (seed % 3 + 1)) % 10) / 10
+            line.append((box["x"] + fx * box["width"], box["y"] + fy * box["height"]))
+        points.append(line)
+    if player.phone:
+        cdp = player.context.new_cdp_session(player.page)
+        for line in points:
+            x, y = line[0]
+            cdp.send("Input.dispatchTouchEvent",
+                     {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+            for x, y in line[1:]:
+                cdp.send("Input.dispatchTouchEvent",
+                         {"type": "touchMove", "touchPoints": [{"x": x, "y": y}]})
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+        cdp.detach()
+    else:
+        mouse = player.page.mouse
+        for line in points:
+            mouse.move(*line[0])
+            mouse.down()
+            for x, y in line[1:]:
+                mouse.move(x, y, steps=2)
+            mouse.up()
+
+
+INKED_JS = """(root) => {
+  let inked = 0;
+  for (const c of root.querySelectorAll('canvas')) {
+    if (!c.width) continue;
+    const data = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    for (let i = 3; i < data.length; i += 16) if (data[i] > 0) { inked++; break; }
+  }
+  return inked > 0;
+}"""
+
+
+def has_ink(page: Page, selector: str) -> bool:
+    return bool(page.eval_on_selector(selector, INKED_JS))
+
+
+def wait_ink(page: Page, selector: str) -> None:
+    page.wait_for_function(
+        f"() => {{ const el = document.querySelector({json.dumps(selector)}); "
+        f"return el && ({INKED_JS})(el); }}"
+    )
+
+
+def secret(player: Player) -> tuple[str, int]:
+    """(card label, number) of this player's word, from the page."""
+    el = player.page.locator(".secret-text")
+    return el.get_attribute("data-letter") or "", int(el.get_attribute("data-number") or 0)
+
+
+def seat_of(viewer: Player, name: str) -> int:
+    """The seat of the player called ``name``, from their tile on ``viewer``'s page."""
+    tile = viewer.page.locator(f".tile[data-name='{name}']")
+    return int(tile.get_attribute("data-seat") or -1)
+
+
+def guess(player: Player, target: Player, label: str, number: int) -> None:
+    seat = seat_of(player, target.name)
+    player.click(f"tile-{seat}")
+    player.wait("focus")
+    player.page.click(f"[data-testid=focus] [data-testid=word-{label}-{number}]")
+    player.page.wait_for_selector(f"[data-testid=tile-{seat}] [data-testid=my-guess]")
+
+
+MUST_FIT = ", ".join([
+    ".ink-surface", "[data-testid=action-bar]", "[data-testid=secret]",
+    "[data-testid=tools] .btn", "[data-testid=cards-panel]",
+])
+
+
+def no_overflow(page: Page) -> dict[str, Any]:
+    """Sizes that show whether anything spills out of the viewport."""
+    return page.evaluate(
+        """(selector) => {
+      const vw = window.innerWidth, vh = window.innerHeight;
+      const outside = [];
+      for (const el of document.querySelectorAll(selector)) {
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 || r.left < -1 || r.top < -1 || r.right > vw + 1 || r.bottom > vh + 1) {
+          outside.push(el.className || el.dataset.testid);
+        }
+      }
+      const doc = document.documentElement;
+      return {scrollW: doc.scrollWidth, scrollH: doc.scrollHeight, vw, vh, outside,
+              surfaces: document.querySelectorAll('.ink-surface').length};
+    }""",
+        MUST_FIT,
+    )
+
+
+def replay_totals(db: str, code: str) -> tuple[list[str], list[int]]:
+    """The final totals recomputed by the engine from the server's log."""
+    con = sqlite3.connect(db)
+    try:
+        rows = con.execute(
+            "SELECT seq, kind, data FROM events WHERE room = ? ORDER BY seq", (code,)
+        ).fetchall()
+    finally:
+        con.close()
+    seed: int | None = None
+    settings: dict[str, Any] = {}
+    names: dict[str, str] = {}
+    seats: list[str] = []
+    log: list[LoggedAction] = []
+    for _, kind, raw in rows:
+        data = json.loads(raw)
+        if "seed" in data:
+            seed = data["seed"]
+        if kind in ("joined", "renamed"):
+            names[data["player"]] = data["name"]
+        elif kind == "started":
+            settings = data["settings"]
+            seats = list(data["seats"])
+        elif kind == "action":
+            log.append(LoggedAction(data["seat"], data["action"], data["now"]))
+    assert seed is not None, "no seed in the log"
+    seat_names = [names[p] for p in seats]
+    game = get_game("pictomania")
+    state = Replay(settings, seat_names, seed, log).run(game)
+    view = game.view(state, None)
+    return seat_names, list(view["totals"])
