@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from atelier.games.core import RuleError
 from atelier.games.piet.board import CANVAS_NAMES, COLOURS, PALETTE_NAMES
-from atelier.games.piet.rules import SETUPS, Fill, Move, Paint, State, new_game, paint_move, play
+from atelier.games.piet.rules import SETUPS, Fill, Move, State, new_game, paint_move, play
 
 _PAINT = re.compile(
     r"(?P<cells>(?:[a-c][1-3])+)\s*>\s*(?P<target>[a-d][1-4])"

@@ -132,7 +132,7 @@ def brush_options(state: State, player: int) -> list[tuple[int, int]]:
     if not state.brushes_on or state.brushes[player] <= 0:
         return []
     canvas = state.canvases[1 - player]
-    out = []
+    out: list[tuple[int, int]] = []
     for cell in range(16):
         current = colour_at(canvas, cell)
         if current >= 0:

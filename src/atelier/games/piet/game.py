@@ -1,0 +1,174 @@
+"""Piet for the server: the ``Game``/``BotGame`` adapter over the pure rules.
+
+Seat 0 is player 1 (who moves first) and seat 1 is player 2. Piet has no
+hidden information, so every seat and every spectator gets the same view.
+A game's JSON form is its settings and its moves in notation; loading
+replays them, so a stored game can never disagree with the rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from atelier.games.core import JSON, RuleError, require
+from atelier.games.piet.ai import COMPUTER_LEVELS, choose_move
+from atelier.games.piet.board import COLOURS, Masks, colour_at
+from atelier.games.piet.notation import Record, format_move, parse_move
+from atelier.games.piet.rules import OVER, SETUPS, Move, State, legal_moves, new_game, play, winner
+
+
+@dataclass(frozen=True)
+class PietState:
+    settings: dict[str, JSON]
+    seats: tuple[str, ...]
+    seed: int
+    board: State
+    moves: tuple[Move, ...] = ()
+    points: tuple[int, ...] = ()
+
+
+def _cells(masks: Masks, count: int) -> list[str | None]:
+    return [COLOURS[c] if (c := colour_at(masks, i)) >= 0 else None for i in range(count)]
+
+
+class PietGame:
+    name = "piet"
+    min_seats = 2
+    max_seats = 2
+
+    def default_settings(self) -> dict[str, JSON]:
+        return {"setup": "beginner", "brushes": False, "opponent": None, "computer_seat": 1}
+
+    def validate_settings(self, settings: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
+        require(seats == 2, "seat_count", min=2, max=2)
+        full = self.default_settings()
+        for key in full:
+            if key in settings:
+                full[key] = settings[key]
+        require(full["setup"] in SETUPS, "bad_settings", field="setup")
+        require(isinstance(full["brushes"], bool), "bad_settings", field="brushes")
+        require(full["opponent"] is None or full["opponent"] in COMPUTER_LEVELS,
+                "bad_settings", field="opponent")
+        seat = full["computer_seat"]
+        require(isinstance(seat, int) and not isinstance(seat, bool) and seat in (0, 1),
+                "bad_settings", field="computer_seat")
+        return full
+
+    def new(self, settings: Mapping[str, JSON], seats: Sequence[str], seed: int) -> PietState:
+        full = self.validate_settings(settings, len(seats))
+        board = new_game(str(full["setup"]), bool(full["brushes"]))
+        return PietState(full, tuple(seats), seed, board)
+
+    def apply(
+        self, state: PietState, seat: int, action: Mapping[str, JSON], now: float
+    ) -> PietState:
+        require(action.get("type") == "move" and isinstance(action.get("move"), str),
+                "bad_action")
+        require(seat in (0, 1), "not_a_player")
+        require(state.board.phase != OVER, "game_over")
+        require(seat == state.board.to_move, "not_your_turn")
+        move = parse_move(str(action["move"]))
+        board, points = play(state.board, move)
+        return PietState(state.settings, state.seats, state.seed, board,
+                         (*state.moves, move), (*state.points, points))
+
+    def view(self, state: PietState, seat: int | None) -> dict[str, JSON]:
+        board = state.board
+        over = board.phase == OVER
+        won = winner(board)
+        players = []
+        computers = self.computer_seats(state.settings)
+        for index in (0, 1):
+            players.append({
+                "seat": index,
+                "name": state.seats[index] if index < len(state.seats) else "",
+                "score": board.scores[index],
+                "brushes": board.brushes[index],
+                "computer": computers.get(index),
+            })
+        history = []
+        mover = 0
+        replay = Record(str(state.settings["setup"]), bool(state.settings["brushes"])).start()
+        for move, points in zip(state.moves, state.points, strict=True):
+            mover = replay.to_move
+            replay = play(replay, move)[0]
+            history.append({"seat": mover, "move": format_move(move), "points": points})
+        return {
+            "game": self.name,
+            "you": seat,
+            "settings": dict(state.settings),
+            "players": players,
+            "palette": _cells(board.palette, 9),
+            "canvases": [_cells(board.canvases[0], 16), _cells(board.canvases[1], 16)],
+            "scores": list(board.scores),
+            "brushes": list(board.brushes),
+            "brushes_on": board.brushes_on,
+            "phase": board.phase,
+            "to_move": None if over else board.to_move,
+            "legal_moves": sorted(format_move(m, brush=False) for m in legal_moves(board)),
+            "moves": history,
+            "record": Record(str(state.settings["setup"]), bool(state.settings["brushes"]),
+                             list(state.moves)).text(),
+            "result": None if not over else {
+                "winner": None if won is None or won < 0 else won,
+                "draw": won == -1,
+                "finisher": board.finisher if board.finisher >= 0 else None,
+            },
+        }
+
+    def deadline(self, state: PietState) -> float | None:
+        return None
+
+    def is_over(self, state: PietState) -> bool:
+        return state.board.phase == OVER
+
+    def dump(self, state: PietState) -> dict[str, JSON]:
+        return {
+            "settings": dict(state.settings),
+            "seats": list(state.seats),
+            "seed": state.seed,
+            "moves": [format_move(m) for m in state.moves],
+        }
+
+    def load(self, data: Mapping[str, JSON]) -> PietState:
+        state = self.new(data["settings"], data["seats"], int(data["seed"]))
+        for text in data["moves"]:
+            state = self.apply(state, state.board.to_move, {"type": "move", "move": text}, 0.0)
+        return state
+
+    # --- computer players ---------------------------------------------------------
+
+    def computer_seats(self, settings: Mapping[str, JSON]) -> dict[int, str]:
+        level = settings.get("opponent")
+        if level not in COMPUTER_LEVELS:
+            return {}
+        seat = settings.get("computer_seat", 1)
+        return {int(seat) if seat in (0, 1) else 1: f"Computer ({level})"}
+
+    def bot_action(self, state: PietState, seat: int) -> dict[str, JSON] | None:
+        computers = self.computer_seats(state.settings)
+        board = state.board
+        if seat not in computers or board.phase == OVER or board.to_move != seat:
+            return None
+        level = str(state.settings["opponent"])
+        move = choose_move(board, level, self.bot_seed(state))
+        return {"type": "move", "move": format_move(move)}
+
+    @staticmethod
+    def bot_seed(state: PietState) -> int:
+        """The computer's seed for this position: fixed by the game and its length,
+        so a replayed game gets the same answers."""
+        return (state.seed * 1_000_003 + len(state.moves) * 7919) & 0xFFFFFFFF
+
+    def choose_move(self, state: PietState, level: str, seed: int) -> dict[str, JSON]:
+        """The action ``level`` takes for the player to move."""
+        if level not in COMPUTER_LEVELS:
+            raise RuleError("piet.bad_level", level=level)
+        return {"type": "move", "move": format_move(choose_move(state.board, level, seed))}
+
+
+GAME = PietGame()
+
+__all__ = ["GAME", "PietGame", "PietState"]
+
