@@ -6,7 +6,7 @@ import { rulesButton } from "./rules.js";
 import { startChoices } from "./settings.js";
 
 // Games with a browser screen; the others appear here as their screens land.
-export const BROWSER_GAMES = ["pictomania", "piet"];
+export const BROWSER_GAMES = ["pictomania", "incognito", "piet"];
 const CODE_CHARS = /[^23456789ABCDEFGHJKMNPQRSTUVWXYZ]/g;
 
 export function renderStart({ shell, go }) {
