@@ -37,11 +37,22 @@ const HINTS = {
     custom_cards: { type: "count" },
     custom_mode: { type: "select", options: ["alongside", "instead"], when: (s) => (s.custom_cards || []).length > 0 },
   },
+  incognito: {
+    language: { type: "select", options: ["en", "de", "uk"], labels: "lang" },
+    rounds: { type: "int", min: 1, max: 10 },
+    countdown: { type: "int", min: 0, max: 120 },
+    drawing_time_limit: { type: "optional", min: 10, max: 3600, step: 10, default: 180 },
+    custom_words: { type: "count" },
+    custom_locations: { type: "count" },
+  },
 };
 
 // Fields worth choosing before the room exists (the rest wait for the lobby).
-const START_FIELDS = { pictomania: ["edition", "time_limit"] };
-const START_DEFAULTS = { pictomania: { edition: "second", time_limit: null } };
+const START_FIELDS = { pictomania: ["edition", "time_limit"], incognito: ["drawing_time_limit"] };
+const START_DEFAULTS = {
+  pictomania: { edition: "second", time_limit: null },
+  incognito: { drawing_time_limit: null },
+};
 
 export function label(game, field) {
   for (const key of [`settings.${game}.${field}`, `settings.${field}`]) if (has(key)) return t(key);
