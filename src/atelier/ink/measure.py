@@ -18,17 +18,18 @@ from atelier.ink.synth import DEVICES, record
 
 
 def _json_segment_bytes(drawing: Drawing) -> int:
-    """A JSON message per line segment, like scribble.rs and many others."""
+    """A JSON message per line segment, like scribble.rs and many others
+    (whole pixels on an 800-pixel canvas, to be fair to JSON)."""
     total = 0
     for s in drawing.visible():
         for i in range(1, len(s)):
             msg = {
                 "type": "line",
                 "data": {
-                    "fromX": s.xs[i - 1] / 4096 * 800,
-                    "fromY": s.ys[i - 1] / 4096 * 800,
-                    "toX": s.xs[i] / 4096 * 800,
-                    "toY": s.ys[i] / 4096 * 800,
+                    "fromX": round(s.xs[i - 1] / 4096 * 800),
+                    "fromY": round(s.ys[i - 1] / 4096 * 800),
+                    "toX": round(s.xs[i] / 4096 * 800),
+                    "toY": round(s.ys[i] / 4096 * 800),
                     "color": "#1f6feb",
                     "lineWidth": 8,
                 },
