@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 
 from atelier.cli import main
+from atelier.games.incognito.scorer_cli import parse_round
+from atelier.games.incognito.scoring import score_round
 
 ISSUE_EXAMPLE = {
     "players": ["ann", "bob", "cy", "dee"],
@@ -103,8 +105,7 @@ BAD_INPUTS = {
     "tile as boolean": (_case(words={"ann": True, "bob": 5, "cy": 1, "dee": 6}), "words.ann"),
     "tile as float": (_case(votes={"ann": {"bob": 5.0}}), "votes.ann.bob"),
     "ballot not an object": (_case(votes={"ann": [5]}), "votes.ann"),
-    "votes missing": (json.dumps({"players": ["a", "b", "c"],
-                                  "words": {"a": 1, "b": 2, "c": 3}}), "votes"),
+    "words missing": (json.dumps({"players": ["a", "b", "c"], "votes": {}}), "words"),
     "duplicate key": ('{"players": ["a", "b", "c"], "words": {"a": 1, "b": 2, "c": 3},'
                       ' "votes": {"a": {"b": 2}, "a": {"b": 3}}}', "a"),
 }
@@ -137,3 +138,11 @@ def test_the_installed_command_reads_stdin() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["scores"]["ann"] == 4
+
+
+def test_a_round_without_votes_scores_nobody() -> None:
+    players, words, votes = parse_round(
+        json.dumps({"players": ["a", "b", "c"], "words": {"a": 1, "b": 2, "c": 3}})
+    )
+    assert votes == {}
+    assert score_round(players, words, votes).totals == {"a": 0, "b": 0, "c": 0}

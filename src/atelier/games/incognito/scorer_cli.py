@@ -44,7 +44,9 @@ def parse_round(text: str) -> tuple[list[str], dict[str, int], dict[str, dict[st
                         detail=err.msg) from None
     if not isinstance(data, dict):
         raise RuleError("incognito.bad_field", field="(top level)")
-    for key in ("players", "words", "votes"):
+    # No "votes" at all is a round where nobody voted, like a voter left out.
+    data.setdefault("votes", {})
+    for key in ("players", "words"):
         if key not in data:
             raise RuleError("incognito.bad_field", field=key)
 
