@@ -129,7 +129,7 @@ async def test_simultaneous_actions_each_answered(server: ServerProcess,
 
     replies = await asyncio.gather(*(five_notes(p, i) for i, p in enumerate(players)))
     assert replies == [["ack"] * 5] * 4
-    st = await players[0].state(lambda m: m["game"]["notes"] == 20)
+    st = await players[0].state(lambda m: bool(m["game"]) and m["game"]["notes"] == 20)
     assert st["seq"] >= 20
 
 

@@ -32,7 +32,7 @@ log = logging.getLogger(__name__)
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 6
 INK_FLUSH_SECONDS = 0.25
-COMMIT_RETRIES = 8
+COMMIT_RETRIES = 30
 
 Decision = Callable[[RoomModel], tuple[Event, Any]]
 
@@ -190,8 +190,16 @@ class Rooms:
         """Decide, log, apply, publish, push. RuleError from ``decide`` changes nothing."""
         model = room.model
         async with room.lock:
-            for _ in range(COMMIT_RETRIES):
-                (kind, data), state = decide(model)
+            for attempt in range(COMMIT_RETRIES):
+                try:
+                    (kind, data), state = decide(model)
+                except RuleError:
+                    # With other processes, a refusal may come from a stale copy
+                    # (their notice not yet here): decide again on the full log.
+                    if self.hub.shared and await self._catch_up(room):
+                        self.after_change(room, local=False)
+                        continue
+                    raise
                 status = None
                 if kind == "started":
                     status = "playing"
@@ -202,7 +210,10 @@ class Rooms:
                 try:
                     await self.store.append(model.code, seq, kind, data, now, status)
                 except Conflict:
+                    # another process got this seq first: take its events, back
+                    # off a little (so a busy neighbour cannot starve us), retry
                     await self._catch_up(room)
+                    await asyncio.sleep(secrets.randbelow(1000) / 1e6 * (1 + attempt))
                     continue
                 model.apply_event(seq, kind, data, state)
                 break

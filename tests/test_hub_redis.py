@@ -1,0 +1,66 @@
+"""Two server processes share rooms through PostgreSQL (the log) and Redis (the doorbell)."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Callable
+
+import pytest
+from conftest import Client, ServerProcess, create_room, open_client
+
+from atelier.ink.codec import Begin, End, Points, encode_batch
+from atelier.store import open_store
+
+PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
+REDIS_URL = "redis://127.0.0.1:6379"
+
+pytestmark = [pytest.mark.redis, pytest.mark.postgres]
+
+
+async def test_two_processes_one_room(server_factory: Callable[..., ServerProcess],
+                                      clients: list[Client]) -> None:
+    prefix = f"h{secrets.token_hex(4)}_"
+    shared = ("--database-url", PG_URL, "--redis-url", REDIS_URL, "--table-prefix", prefix)
+    try:
+        a = server_factory(*shared, db=None)
+        b = server_factory(*shared, db=None)
+        code = create_room(a.http)
+        ann = await open_client(clients, a, code)
+        bob = await open_client(clients, b, code)  # B loads the room from the shared log
+        await ann.join("Ann", "red")
+        await bob.state(lambda m: [p["name"] for p in m["room"]["players"]] == ["Ann"])
+        assert (await bob.join("Ann", "blue"))["code"] == "name_taken"
+        assert (await bob.join("Bob", "blue"))["t"] == "joined"
+        started = await ann.request({"t": "start"})
+        assert started["t"] == "ack", started
+        await bob.state(lambda m: m["room"]["phase"] == "playing")
+        # presence crosses processes
+        await ann.state(lambda m: all(p["connected"] for p in m["room"]["players"]))
+
+        # both processes take actions at once: every one applied exactly once
+        async def notes(c: Client) -> list[str]:
+            for k in range(10):
+                await c.send({"t": "act", "id": k, "action": {"type": "note"}})
+            return [(await c.expect_any(("ack", "error"), lambda m, k=k: m.get("id") == k)).get("code", "ack")
+                    for k in range(10)]
+
+        assert await asyncio.gather(notes(ann), notes(bob)) == [["ack"] * 10] * 2
+        await ann.state(lambda m: bool(m["game"]) and m["game"]["notes"] == 20)
+        await bob.state(lambda m: bool(m["game"]) and m["game"]["notes"] == 20)
+
+        # ink drawn on A reaches the drawer's other tab on B at once
+        ann_b = await open_client(clients, b, code, token=ann.token)
+        await ann_b.expect("ink_sync")
+        batch = encode_batch([Begin("pen", 9, 50, 60, 0, None), Points((2, 2, 8, 0) * 4), End()])
+        await ann.send(batch)
+        assert await ann_b.expect("bin") == bytes([0]) + batch
+        # the reveal on B sends it to Bob from B's own copy
+        assert (await ann.request({"t": "act", "action": {"type": "done"}}))["t"] == "ack"
+        assert (await bob.request({"t": "act", "action": {"type": "done"}}))["t"] == "ack"
+        await bob.expect("ink_sync", lambda m: 0 in m["seats"])
+        assert await bob.expect("bin") == bytes([0]) + batch
+    finally:
+        store = await open_store(url=PG_URL, prefix=prefix)
+        await store.drop_tables()
+        await store.close()
