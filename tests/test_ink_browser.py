@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 
+from atelier.ink.synth import DEVICES, record
+
 pytestmark = pytest.mark.browser
 
 WEB = Path(__file__).resolve().parents[1] / "src" / "atelier" / "web"
@@ -159,6 +161,61 @@ def test_ink_survives_a_resize_and_exports_a_png(page: Any) -> None:
         "async () => { const b = await window.demo.drawer.toPNG(256); return b.size; }"
     )
     assert size > 500
+
+
+def test_replay_redraws_the_same_drawing(page: Any) -> None:
+    _draw(page, [(0.1, 0.1), (0.4, 0.3), (0.2, 0.6)])
+    _draw(page, [(0.6, 0.6), (0.9, 0.9)])
+    page.click("#undo")
+    _settle(page)
+    expected = _summary(page, "echo")
+    done = page.evaluate("() => window.demo.echo.replay(window.demo.sent, 50)")
+    assert done is True
+    assert _summary(page, "echo") == expected
+    _settle(page)
+    assert _inked_pixels(page, "echo") > 0
+
+
+def test_undo_in_a_long_drawing_redraws_exactly(page: Any) -> None:
+    """Undo redraws from a snapshot of the older strokes: the picture must be
+    the same as drawing the remaining strokes from scratch."""
+    batches = [b.hex() for b in record(DEVICES[3], 60, seed=4).batches]
+    page.evaluate(
+        """(hexes) => {
+        const bytes = hexes.map(h => Uint8Array.from(h.match(/../g), b => parseInt(b, 16)));
+        window.demo.drawer.load(bytes);
+        window.loaded = bytes;
+    }""",
+        batches,
+    )
+    _settle(page)
+    for _ in range(3):
+        page.click("#undo")
+        _settle(page)
+    page.evaluate(
+        """async () => {
+        const { InkViewer } = await import('./surface.js');
+        const host = document.createElement('div');
+        host.style.width = document.querySelector('#drawer').clientWidth + 'px';
+        document.body.appendChild(host);
+        window.fresh = new InkViewer(host, { colour: window.demo.drawer.opts.colour, maxDpr: 3 });
+        window.fresh.load([...window.loaded, ...window.demo.sent]);
+    }"""
+    )
+    _settle(page)
+    assert page.evaluate("window.demo.drawer.drawing.visible().length") == 57
+    differing, total = page.evaluate(
+        """() => {
+        const a = window.demo.drawer.base, b = window.fresh.base;
+        if (a.width !== b.width) return [-1, 0];
+        const da = a.getContext('2d').getImageData(0, 0, a.width, a.height).data;
+        const db = b.getContext('2d').getImageData(0, 0, b.width, b.height).data;
+        let n = 0;
+        for (let i = 3; i < da.length; i += 4) if (Math.abs(da[i] - db[i]) > 8) n++;
+        return [n, da.length / 4];
+    }"""
+    )
+    assert 0 <= differing < total * 0.001
 
 
 def test_a_second_finger_and_a_resting_palm_do_not_draw(browser: Any, base_url: str) -> None:
