@@ -7,10 +7,10 @@ import secrets
 from collections.abc import Callable
 
 import pytest
-from conftest import Client, ServerProcess, create_room, open_client
 
 from atelier.ink.codec import Begin, End, Points, encode_batch
 from atelier.store import open_store
+from conftest import Client, ServerProcess, create_room, open_client
 
 PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
 REDIS_URL = "redis://127.0.0.1:6379"
@@ -42,8 +42,11 @@ async def test_two_processes_one_room(server_factory: Callable[..., ServerProces
         async def notes(c: Client) -> list[str]:
             for k in range(10):
                 await c.send({"t": "act", "id": k, "action": {"type": "note"}})
-            return [(await c.expect_any(("ack", "error"), lambda m, k=k: m.get("id") == k)).get("code", "ack")
-                    for k in range(10)]
+            replies = []
+            for k in range(10):
+                reply = await c.expect_any(("ack", "error"), lambda m, k=k: m.get("id") == k)
+                replies.append(reply.get("code", "ack"))
+            return replies
 
         assert await asyncio.gather(notes(ann), notes(bob)) == [["ack"] * 10] * 2
         await ann.state(lambda m: bool(m["game"]) and m["game"]["notes"] == 20)

@@ -7,6 +7,7 @@ import json
 
 import pytest
 import websockets
+
 from conftest import Client, ServerProcess, create_room, open_client, seated_room
 
 
@@ -119,12 +120,12 @@ async def test_game_rule_errors_are_translated(server: ServerProcess,
 async def test_simultaneous_actions_each_answered(server: ServerProcess,
                                                   clients: list[Client]) -> None:
     """Two players acting at once: both applied, one after the other, none dropped."""
-    code, players = await seated_room(clients, server, n=4)
+    _, players = await seated_room(clients, server, n=4)
 
     async def five_notes(p: Client, i: int) -> list[str]:
         for k in range(5):
             await p.send({"t": "act", "id": k, "action": {"type": "note", "text": str(i)}})
-        return [(await p.expect_any(("ack", "error"), lambda m: m.get("id") == k))["t"]
+        return [(await p.expect_any(("ack", "error"), lambda m, k=k: m.get("id") == k))["t"]
                 for k in range(5)]
 
     replies = await asyncio.gather(*(five_notes(p, i) for i, p in enumerate(players)))

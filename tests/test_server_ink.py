@@ -5,10 +5,10 @@ from __future__ import annotations
 import struct
 
 import httpx
-from conftest import Client, ServerProcess, open_client, seated_room
 
 from atelier.ink.codec import Begin, End, Points, Undo, encode_batch
 from atelier.ink.synth import DEVICES, record
+from conftest import Client, ServerProcess, open_client, seated_room
 
 
 def stroke(x: int = 100, tool: str = "pen") -> bytes:

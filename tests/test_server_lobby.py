@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import httpx
+
 from conftest import Client, ServerProcess, create_room, open_client
 
 

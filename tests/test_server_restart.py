@@ -7,9 +7,8 @@ import asyncio
 import time
 from collections.abc import Callable
 
-from conftest import Client, ServerProcess, open_client, seated_room
-
 from atelier.ink.synth import DEVICES, record
+from conftest import Client, ServerProcess, open_client, seated_room
 
 
 async def test_kill_9_mid_round(server_factory: Callable[..., ServerProcess],
