@@ -178,6 +178,11 @@ def apply(state: State, seat: int, action: Mapping[str, JSON], now: float) -> St
         _confirm(nxt, seat, now)
     elif kind == "timeout":
         _timeout(nxt, now, due, clock_was_off)
+    elif nxt.phase in (DRAWING, VOTING):
+        # The host hurries a table that waits on absent players: the same
+        # countdown the rules start once all but one are finished.
+        require(nxt.countdown_end is None, "wrong_phase")
+        nxt.countdown_end = now + float(nxt.settings["countdown"])
     else:
         require(nxt.phase == SCORED, "wrong_phase")
         _next_round(nxt, now)
