@@ -1,0 +1,62 @@
+"""A free-drawing "game" for the ink benchmark: everyone draws, everyone sees
+everything, nothing is scored. Loaded by the benchmark's server with
+``--extra-game atelier.bench.sketch:GAME``; it is not offered to players."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from atelier.games.core import SYSTEM, RuleError, require
+
+
+class SketchGame:
+    name = "sketch"
+    min_seats = 1
+    max_seats = 6
+
+    def default_settings(self) -> dict[str, Any]:
+        return {}
+
+    def validate_settings(self, settings: Mapping[str, Any], seats: int) -> dict[str, Any]:
+        require(not settings, "bad_settings", field=",".join(sorted(settings))[:40])
+        return {}
+
+    def new(self, settings: Mapping[str, Any], seats: Sequence[str], seed: int) -> dict[str, Any]:
+        return {"seats": len(seats), "over": False}
+
+    def apply(self, state: Mapping[str, Any], seat: int, action: Mapping[str, Any],
+              now: float) -> dict[str, Any]:
+        if action.get("type") == "advance" and seat == SYSTEM:
+            return {**state, "over": True}
+        raise RuleError("bad_action")
+
+    def view(self, state: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
+        return {"over": state["over"]}
+
+    def deadline(self, state: Mapping[str, Any]) -> float | None:
+        return None
+
+    def is_over(self, state: Mapping[str, Any]) -> bool:
+        return bool(state["over"])
+
+    def dump(self, state: Mapping[str, Any]) -> dict[str, Any]:
+        return dict(state)
+
+    def load(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        return dict(data)
+
+    def drawing_key(self, state: Mapping[str, Any]) -> str | None:
+        return "sketch"
+
+    def may_draw(self, state: Mapping[str, Any], seat: int) -> bool:
+        return not state["over"]
+
+    def ink_visible(self, state: Mapping[str, Any], drawer: int, viewer: int | None) -> bool:
+        return True
+
+    def ink_tools(self, state: Mapping[str, Any], seat: int) -> frozenset[str]:
+        return frozenset({"pen", "eraser", "undo", "clear"})
+
+
+GAME = SketchGame()
