@@ -98,7 +98,7 @@ class Replayed:
 def _header(record: Record, key: str, value: str, seen: set[str]) -> None:
     key, value = key.lower(), value.lower()
     if key in seen:
-        raise RuleError("piet.duplicate_header", key=key)
+        raise RuleError("piet.duplicate_header", name=key)
     seen.add(key)
     if key == "setup" and value in SETUPS:
         record.setup = value
