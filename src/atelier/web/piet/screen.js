@@ -186,6 +186,8 @@ export class PietScreen {
     const m = this.model;
     this.root.dataset.phase = m.phase;
     this.root.dataset.toMove = m.toMove === null ? "" : String(m.toMove);
+    this.root.dataset.moves = String(m.moves.length);
+    this.root.dataset.actor = this.actor === null ? "" : String(this.actor);
     this.parts.title.textContent = `${t("game.piet")} · ${t(`piet.phase.${m.phase}`)}`;
     this.drawPlayers();
     this.drawTurn();

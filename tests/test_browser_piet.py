@@ -1,0 +1,225 @@
+"""Piet in a real browser (Debian's chromium) against a real server process:
+a whole game against the computer played by clicking, and two players on one
+device (hot seat) with a record loaded, a reload and a language switch."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from conftest import ServerProcess, free_port
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists("/usr/bin/chromium"), reason="needs Debian's chromium"),
+]
+
+ROOT = Path(__file__).resolve().parent.parent
+ARTIFACTS = ROOT / "artifacts"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+TIMEOUT_MS = 20_000
+
+
+@pytest.fixture(scope="module")
+def piet_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = str(tmp_path_factory.mktemp("piet") / "atelier.sqlite3")
+    srv = ServerProcess(free_port(), db, []).start()
+    yield srv
+    srv.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB",
+                                  accept_downloads=True)
+    context.set_default_timeout(TIMEOUT_MS)
+    pg = context.new_page()
+    errors: list[str] = []
+    pg.on("pageerror", lambda e: errors.append(str(e)))
+    yield pg
+    context.close()
+    assert errors == [], errors
+
+
+def create_room(srv: ServerProcess, settings: dict[str, Any]) -> str:
+    r = httpx.post(srv.http + "/api/rooms", json={"game": "piet", "settings": settings})
+    assert r.status_code == 201, r.text
+    code: str = r.json()["code"]
+    return code
+
+
+def server_view(srv: ServerProcess, code: str) -> dict[str, Any]:
+    """The game as the server sends it to a spectator."""
+    with connect(f"{srv.ws}/ws/{code}") as ws:
+        ws.send(json.dumps({"t": "hello", "v": 1, "token": None, "lang": "en"}))
+        while True:
+            msg = json.loads(ws.recv(timeout=5))
+            if msg["t"] == "state":
+                view: dict[str, Any] = msg["game"]
+                return view
+
+
+def tid(name: str) -> str:
+    return f"[data-testid={name}]"
+
+
+def data(page: Any, key: str) -> str:
+    value: str = page.get_attribute(tid("piet"), f"data-{key}") or ""
+    return value
+
+
+def cell_classes(page: Any, board: str, cell: str) -> str:
+    return page.get_attribute(tid(f"{board}-{cell}"), "class") or ""
+
+
+def join(page: Any, url: str, name: str) -> None:
+    page.goto(url)
+    page.fill(tid("join-name"), name)
+    page.click(tid("join-submit"))
+    page.wait_for_selector(tid("leave"))
+
+
+def wait_for_turn(page: Any, moves_before: int) -> None:
+    """Until a new position is shown in which this page moves, or the game is over."""
+    page.wait_for_function(
+        """(before) => {
+            const m = document.querySelector('[data-testid=piet]');
+            return m && (m.dataset.phase === 'over'
+                || (Number(m.dataset.moves) > before && m.dataset.actor !== ''));
+        }""",
+        arg=moves_before,
+    )
+
+
+def play_one_move(page: Any, actor: str) -> None:
+    """The simplest legal move by clicking: one piece on a free cell, or one fill."""
+    if data(page, "phase") == "painting":
+        page.click(f"{tid('piet-palette')} .piet-cell:not([disabled])")
+        page.click(f"{tid(f'piet-canvas-{actor}')} .piet-cell.target")
+        page.click(tid("piet-place"))
+    else:
+        page.click(f"{tid('piet-actions')} .piet-colour:not([disabled])")
+        page.click(f"{tid('piet-palette')} .piet-cell.fillable")
+
+
+def test_complete_game_against_the_computer(piet_server: ServerProcess, page: Any,
+                                            tmp_path: Path) -> None:
+    code = create_room(piet_server, {"opponent": "easy"})
+    join(page, f"{piet_server.http}/r/{code}", "Ann")
+    page.click(tid("start-game"))
+    page.wait_for_selector(tid("piet-palette"))
+    assert data(page, "actor") == "0"
+    assert page.text_content(tid("piet-phase")) == "Painting"
+
+    # Two connected pieces; the preview shows where they land, and where not.
+    page.click(tid("piet-palette-a1"))
+    page.click(tid("piet-palette-c3"))  # not connected to a1: starts a new choice
+    assert "selected" not in cell_classes(page, "piet-palette", "a1")
+    page.click(tid("piet-palette-a1"))
+    page.click(tid("piet-palette-b1"))
+    assert "selected" in cell_classes(page, "piet-palette", "b1")
+    page.hover(tid("piet-canvas-0-d1"))  # b1's piece would fall off the canvas
+    assert "preview-bad" in cell_classes(page, "piet-canvas-0", "d1")
+    page.hover(tid("piet-canvas-0-b2"))
+    assert "preview" in cell_classes(page, "piet-canvas-0", "b2")
+    assert "preview" in cell_classes(page, "piet-canvas-0", "c2")
+    page.click(tid("piet-canvas-0-a1"))
+    assert page.inner_text(tid("piet-pending")) == "a1b1>a1"
+    page.click(tid("piet-place"))
+    wait_for_turn(page, 1)
+    assert page.inner_text(f"{tid('piet-moves')} li:first-child code") == "a1b1>a1"
+    assert page.get_attribute(tid("piet-canvas-0-b1"), "data-colour") == "Y"
+
+    # Then the simplest moves until the game is over.
+    for _ in range(80):
+        if data(page, "phase") == "over":
+            break
+        before = int(data(page, "moves"))
+        play_one_move(page, data(page, "actor"))
+        wait_for_turn(page, before)
+    assert data(page, "phase") == "over"
+
+    shown = [int(page.inner_text(tid(f"piet-score-{s}"))) for s in (0, 1)]
+    view = server_view(piet_server, code)
+    assert shown == list(view["scores"])
+    result = page.inner_text(tid("piet-result"))
+    assert f"{shown[0]} : {shown[1]}" in result
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "piet-game-over.png"), full_page=True)
+
+    # The downloaded record replays to the same scores.
+    with page.expect_download() as download:
+        page.click(tid("piet-download-end"))
+    path = tmp_path / "record.txt"
+    download.value.save_as(path)
+    assert download.value.suggested_filename == f"piet-{code}.txt"
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("setup: beginner\nbrushes: off\na1b1>a1\n")
+    out = subprocess.run([sys.executable, "-m", "atelier", "piet", "score", str(path)],
+                         capture_output=True, text=True, check=True,
+                         env={**os.environ, "PYTHONPATH": str(ROOT / "src")})
+    replayed = json.loads(out.stdout)
+    assert replayed["finished"] is True
+    assert [replayed["scores"]["1"], replayed["scores"]["2"]] == shown
+
+
+def test_two_players_on_one_device(piet_server: ServerProcess, page: Any,
+                                   tmp_path: Path) -> None:
+    code = create_room(piet_server, {})
+    url = f"{piet_server.http}/r/{code}"
+    join(page, url, "Ann")
+    page.fill(tid("piet-hotseat-name"), "Bob")
+    page.click(tid("piet-hotseat-join"))
+    page.wait_for_selector(tid("piet-hotseat-on"))
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=lobby-player]').length === 2")
+    page.click(tid("start-game"))
+    page.wait_for_selector(tid("piet-palette"))
+
+    # A record loads by playing its moves through both players' connections.
+    record = tmp_path / "start.txt"
+    record.write_text("# two opening moves\nsetup: beginner\nbrushes: off\n\nb1a1>b1\nc1>d4\n",
+                      encoding="utf-8")
+    page.set_input_files(tid("piet-load-file"), str(record))
+    page.wait_for_function("() => document.querySelector('[data-testid=piet]').dataset.moves === '2'")
+    codes = page.locator(f"{tid('piet-moves')} code").all_inner_texts()
+    assert codes == ["a1b1>a1", "c1>d4"]
+
+    # Ann moves, then Bob, on the same page.
+    assert "Ann, your turn" in page.inner_text(tid("piet-turn-text"))
+    play_one_move(page, "0")
+    wait_for_turn(page, 2)
+    assert "Bob, your turn" in page.inner_text(tid("piet-turn-text"))
+    play_one_move(page, "1")
+    wait_for_turn(page, 3)
+
+    # Back after a reload: both seats still play here; German on request.
+    page.reload()
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=piet]')?.dataset.actor === '0'")
+    assert "Ann, your turn" in page.inner_text(tid("piet-turn-text"))
+    page.select_option(tid("lang-select"), "de")
+    page.wait_for_function("() => document.documentElement.lang === 'de'")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=piet-turn-text]')?.textContent"
+        ".includes('Ann, du bist dran')")
+    assert server_view(piet_server, code)["scores"] == [
+        int(page.inner_text(tid(f"piet-score-{s}"))) for s in (0, 1)]
