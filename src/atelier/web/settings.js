@@ -45,13 +45,34 @@ const HINTS = {
     custom_words: { type: "count" },
     custom_locations: { type: "count" },
   },
+  piet: {
+    setup: { type: "select", options: ["beginner", "empty"] },
+    brushes: { type: "bool" },
+    // null (no computer) shows as the first option, "friend".
+    opponent: {
+      type: "select",
+      options: ["friend", "easy", "medium", "hard"],
+      patch: (v) => ({ opponent: v === "friend" ? null : v }),
+    },
+    computer_seat: {
+      type: "select",
+      options: [1, 0],
+      patch: (v) => ({ computer_seat: Number(v) }),
+      when: (s) => s.opponent !== null && s.opponent !== undefined,
+    },
+  },
 };
 
 // Fields worth choosing before the room exists (the rest wait for the lobby).
-const START_FIELDS = { pictomania: ["edition", "time_limit"], incognito: ["drawing_time_limit"] };
+const START_FIELDS = {
+  pictomania: ["edition", "time_limit"],
+  incognito: ["drawing_time_limit"],
+  piet: ["opponent", "computer_seat"],
+};
 const START_DEFAULTS = {
   pictomania: { edition: "second", time_limit: null },
   incognito: { drawing_time_limit: null },
+  piet: { opponent: null, computer_seat: 1 },
 };
 
 export function label(game, field) {
