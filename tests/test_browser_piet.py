@@ -123,8 +123,15 @@ def play_one_move(page: Any, actor: str) -> None:
 
 def test_complete_game_against_the_computer(piet_server: ServerProcess, page: Any,
                                             tmp_path: Path) -> None:
-    code = create_room(piet_server, {"opponent": "easy"})
-    join(page, f"{piet_server.http}/r/{code}", "Ann")
+    # The room is made on the start page: Piet against the easy computer.
+    page.goto(piet_server.http)
+    page.click(tid("game-piet"))
+    page.select_option(tid("setting-opponent"), "easy")
+    page.click(tid("create-room"))
+    page.wait_for_selector(tid("lobby-join"))
+    code = page.url.rstrip("/").rsplit("/", 1)[1]
+    assert httpx.get(f"{piet_server.http}/api/rooms/{code}").json()["settings"]["opponent"] == "easy"
+    join(page, page.url, "Ann")
     page.click(tid("start-game"))
     page.wait_for_selector(tid("piet-palette"))
     assert data(page, "actor") == "0"

@@ -223,7 +223,7 @@ export class PietScreen {
           ? h(
               "span",
               { class: "piet-brushes", testid: `piet-brushes-${seat}`, title: t("pietui.brushes_left", { n: m.brushes[seat] }) },
-              "🖌".repeat(Math.max(0, m.brushes[seat])) || "–",
+              `✎ ${Math.max(0, m.brushes[seat])}`,
             )
           : null,
         h("span", { class: "piet-score", testid: `piet-score-${seat}`, "aria-label": t("pietui.score") }, String(m.scores[seat])),

@@ -45,7 +45,8 @@ function moveList(view) {
 
 function resultOf(view, scores) {
   if (view.phase !== "over") return null;
-  const w = view.winner ?? view.result?.winner;
+  if (view.result?.draw) return { winner: null, draw: true };
+  const w = view.result ? view.result.winner : view.winner;
   if (w === "draw" || w === -1) return { winner: null, draw: true };
   const seat = seatOf(w);
   if (seat !== null) return { winner: seat, draw: false };
@@ -70,7 +71,7 @@ export function readView(view, settings = {}) {
     legal: (view.legal ?? view.legal_moves ?? []).map(String),
     moves,
     setup,
-    finisher: seatOf(view.finisher),
+    finisher: seatOf(view.result?.finisher ?? view.finisher),
   };
   model.result = resultOf(view, scores);
   model.record =
