@@ -41,6 +41,7 @@ class Tally:
     wire_in: int = 0  # bytes clients -> server, WebSocket framing included
     wire_out: int = 0  # bytes server -> clients, framing included
     errors: int = 0
+    lost: int = 0
     measuring: bool = False
 
 
@@ -80,13 +81,20 @@ def percentile(values: list[float], q: float) -> float:
 async def player(url: str, code: str, room: int, seat_hint: int, batches: list[bytes],
                  points: list[int], tally: Tally, start: asyncio.Event, stop: asyncio.Event,
                  ready: list[int], interval: float) -> None:
-    async with websockets.connect(f"{url}/ws/{code}", max_size=2**20, compression=None) as ws:
+    async with websockets.connect(f"{url}/ws/{code}", max_size=2**20, compression=None,
+                                  ping_interval=None) as ws:
         await ws.send(json.dumps({"t": "hello", "v": 1, "token": None, "lang": "en"}))
         await ws.send(json.dumps({"t": "join", "name": f"P{seat_hint}",
                                   "colour": COLOURS[seat_hint]}))
         seat = -1
 
         async def reader() -> None:
+            try:
+                await read()
+            except websockets.ConnectionClosed:
+                tally.lost += 1
+
+        async def read() -> None:
             nonlocal seat
             async for raw in ws:
                 now = time.perf_counter()
@@ -114,7 +122,7 @@ async def player(url: str, code: str, room: int, seat_hint: int, batches: list[b
         prefix = bytes([seat])
         i = 0
         next_at = time.perf_counter() + interval * (seat_hint / 6)
-        while not stop.is_set():
+        while not stop.is_set() and not task.done():
             data = batches[i % len(batches)]
             tally.sent[(room, prefix + data)] = time.perf_counter()
             await ws.send(data)
@@ -216,7 +224,7 @@ def report(args: argparse.Namespace, t: Tally, wall: float, cpu: float, rss0: fl
         f"p95 {percentile(lat, 95):.1f}  p99 {percentile(lat, 99):.1f}  "
         f"max {max(lat) if lat else float('nan'):.1f}",
         f"messages per second: in {t.frames_sent / wall:.0f}  out {t.frames_received / wall:.0f}"
-        f"  (errors {t.errors})",
+        f"  (errors {t.errors}, connections lost {t.lost})",
         f"points per second drawn: {t.points_sent / wall:.0f}",
         f"bytes per point: payload {t.payload_sent / max(1, t.points_sent):.2f}  "
         f"on the wire with WebSocket framing: in {t.wire_in / max(1, t.points_sent):.2f}  "
