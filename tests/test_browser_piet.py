@@ -191,29 +191,41 @@ def test_complete_game_against_the_computer(piet_server: ServerProcess, page: An
 
 def test_two_players_on_one_device(piet_server: ServerProcess, page: Any,
                                    tmp_path: Path) -> None:
-    code = create_room(piet_server, {})
+    code = create_room(piet_server, {"brushes": True})
     url = f"{piet_server.http}/r/{code}"
     join(page, url, "Ann")
     page.fill(tid("piet-hotseat-name"), "Bob")
     page.click(tid("piet-hotseat-join"))
     page.wait_for_selector(tid("piet-hotseat-on"))
-    page.wait_for_function("() => document.querySelectorAll('[data-testid=lobby-player]').length === 2")
+    page.wait_for_function(
+        "() => document.querySelectorAll('[data-testid=lobby-player]').length === 2")
     page.click(tid("start-game"))
     page.wait_for_selector(tid("piet-palette"))
 
     # A record loads by playing its moves through both players' connections.
     record = tmp_path / "start.txt"
-    record.write_text("# two opening moves\nsetup: beginner\nbrushes: off\n\nb1a1>b1\nc1>d4\n",
+    record.write_text("# two opening moves\nsetup: beginner\nbrushes: on\n\nb1a1>b1\nc1>d4\n",
                       encoding="utf-8")
     page.set_input_files(tid("piet-load-file"), str(record))
-    page.wait_for_function("() => document.querySelector('[data-testid=piet]').dataset.moves === '2'")
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=piet]').dataset.moves === '2'")
     codes = page.locator(f"{tid('piet-moves')} code").all_inner_texts()
     assert codes == ["a1b1>a1", "c1>d4"]
 
-    # Ann moves, then Bob, on the same page.
+    # Ann paints and, before placing, spends a brush on Bob's blue d4.
     assert "Ann, your turn" in page.inner_text(tid("piet-turn-text"))
-    play_one_move(page, "0")
+    page.click(tid("piet-palette-c2"))
+    page.click(tid("piet-canvas-0-c1"))
+    page.click(tid("piet-canvas-1-d4"))
+    assert page.locator(tid("piet-brush-B")).count() == 0  # it is blue already
+    page.click(tid("piet-brush-Y"))
+    assert page.inner_text(tid("piet-pending")) == "c2>c1 !d4=Y"
+    page.click(tid("piet-place"))
     wait_for_turn(page, 2)
+    assert page.get_attribute(tid("piet-canvas-1-d4"), "data-colour") == "Y"
+    assert page.inner_text(tid("piet-brushes-0")) == "✎ 1"
+
+    # Then Bob, on the same page.
     assert "Bob, your turn" in page.inner_text(tid("piet-turn-text"))
     play_one_move(page, "1")
     wait_for_turn(page, 3)
@@ -228,5 +240,53 @@ def test_two_players_on_one_device(piet_server: ServerProcess, page: Any,
     page.wait_for_function(
         "() => document.querySelector('[data-testid=piet-turn-text]')?.textContent"
         ".includes('Ann, du bist dran')")
-    assert server_view(piet_server, code)["scores"] == [
-        int(page.inner_text(tid(f"piet-score-{s}"))) for s in (0, 1)]
+    view = server_view(piet_server, code)
+    assert view["scores"] == [int(page.inner_text(tid(f"piet-score-{s}"))) for s in (0, 1)]
+    assert [m["move"] for m in view["moves"]][:3] == ["a1b1>a1", "c1>d4", "c2>c1 !d4=Y"]
+
+
+def test_two_friends_through_the_link(piet_server: ServerProcess, browser: Any) -> None:
+    code = create_room(piet_server, {})
+    url = f"{piet_server.http}/r/{code}"
+    ann = browser.new_context(viewport={"width": 1280, "height": 860})
+    bob = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
+                              has_touch=True)
+    try:
+        a, b = ann.new_page(), bob.new_page()
+        for pg in (a, b):
+            pg.set_default_timeout(TIMEOUT_MS)
+        join(a, url, "Ann")
+        join(b, url, "Bob")
+        a.click(tid("start-game"))
+        for pg in (a, b):
+            pg.wait_for_selector(tid("piet-palette"))
+        assert data(b, "actor") == ""
+        assert "Ann" in b.inner_text(tid("piet-turn-text"))
+        play_one_move(a, "0")
+        wait_for_turn(b, 0)
+        assert data(b, "actor") == "1"
+        b.tap(f"{tid('piet-palette')} .piet-cell:not([disabled])")
+        b.tap(f"{tid('piet-canvas-1')} .piet-cell.target")
+        b.tap(tid("piet-place"))
+        wait_for_turn(a, 1)
+        # Bob closes the tab and comes back through the link: same seat, same game.
+        b.close()
+        b = bob.new_page()
+        b.goto(url)
+        b.wait_for_selector(tid("piet-palette"))
+        assert b.get_attribute(tid("piet"), "data-moves") == "2"
+        assert "Bob" in b.inner_text(tid("piet-player-1"))
+        assert b.locator(f"{tid('piet-player-1')} .badge.you").count() == 1
+    finally:
+        ann.close()
+        bob.close()
+
+
+def test_the_computer_can_start(piet_server: ServerProcess, page: Any) -> None:
+    code = create_room(piet_server, {"opponent": "medium", "computer_seat": 0})
+    join(page, f"{piet_server.http}/r/{code}", "Ann")
+    page.click(tid("start-game"))
+    wait_for_turn(page, 0)
+    assert data(page, "actor") == "1"
+    assert "Computer" in page.inner_text(tid("piet-player-0"))
+    assert page.locator(f"{tid('piet-moves')} li").count() == 1
