@@ -83,13 +83,16 @@ def pieces(stroke: Stroke, start: int = 0) -> Iterator[Piece]:
         yield (ax, ay, cx, cy, bx, by, ws[j])
 
 
-def flatten(piece: Piece, step: float = 12.0) -> list[tuple[float, float]]:
-    """Points along a piece, about ``step`` units apart (for raster output)."""
+def flatten(piece: Piece, tolerance: float = 2.0) -> list[tuple[float, float]]:
+    """Points along a piece, straight segments within ``tolerance`` units of
+    the curve (for raster output). A quadratic strays from its chord by half
+    the control point's distance from the chord's middle, and m segments cut
+    that by m squared."""
     ax, ay, cx, cy, bx, by, _ = piece
-    length = math.dist((ax, ay), (cx, cy)) + math.dist((cx, cy), (bx, by))
-    m = max(1, min(24, math.ceil(length / step)))
-    out = []
-    for i in range(m + 1):
+    stray = math.hypot(cx - (ax + bx) / 2, cy - (ay + by) / 2) / 2
+    m = max(1, min(16, math.ceil(math.sqrt(stray / tolerance))))
+    out = [(ax, ay)]
+    for i in range(1, m + 1):
         u = i / m
         a, b, c = (1 - u) * (1 - u), 2 * u * (1 - u), u * u
         out.append((a * ax + b * cx + c * bx, a * ay + b * cy + c * by))

@@ -9,6 +9,7 @@ exactly as in the browser.
 from __future__ import annotations
 
 import io
+import math
 import re
 from collections.abc import Sequence
 
@@ -16,7 +17,7 @@ from PIL import Image, ImageColor, ImageDraw
 
 from atelier.ink.codec import CANVAS_SIZE
 from atelier.ink.drawing import Drawing, Stroke
-from atelier.ink.geometry import Piece, flatten, pieces
+from atelier.ink.geometry import flatten, pieces
 
 _HEX = re.compile(r"#(?:[0-9a-fA-F]{3}){1,2}")
 _SUPERSAMPLE = 3  # Pillow draws without anti-aliasing: draw larger, then shrink
@@ -35,20 +36,45 @@ def ink_mask(strokes: Sequence[Stroke], size: int) -> Image.Image:
     mask = Image.new("L", (big, big), 0)
     draw = ImageDraw.Draw(mask)
     for stroke in strokes:
-        fill = 0 if stroke.tool == "eraser" else 255
-        for piece in pieces(stroke):
-            _paint(draw, piece, scale, fill)
+        _paint(draw, stroke, scale, 0 if stroke.tool == "eraser" else 255)
     return mask.resize((size, size), Image.Resampling.BOX)
 
 
-def _paint(draw: ImageDraw.ImageDraw, piece: Piece, scale: float, fill: int) -> None:
-    w = piece[6] * scale
+def _paint(draw: ImageDraw.ImageDraw, stroke: Stroke, scale: float, fill: int) -> None:
+    """Runs of pieces of equal width (to 1/16 of the stroke's, as stroke.js
+    draws them) become one polyline with round joins and two round caps."""
+    step = max(stroke.width / 16, 0.5)
+    run: list[tuple[float, float]] = []
+    run_w = -1.0
+    for piece in pieces(stroke):
+        width = max(round(piece[6] / step), 1) * step
+        if width != run_w and run:
+            _polyline(draw, run, run_w, scale, fill)
+            run = []
+        run_w = width
+        # within a quarter of an output pixel of the true curve
+        flat = flatten(piece, tolerance=0.25 * _SUPERSAMPLE / scale)
+        run += flat if not run else flat[1:]
+    if run:
+        _polyline(draw, run, run_w, scale, fill)
+
+
+def _polyline(
+    draw: ImageDraw.ImageDraw, run: list[tuple[float, float]], width: float, scale: float, fill: int
+) -> None:
+    w = width * scale
     r = w / 2
-    pts = [(x * scale, y * scale) for x, y in flatten(piece, step=max(4.0, piece[6] / 3))]
-    if len(pts) > 1 and pts[0] != pts[-1]:
+    pts = [(x * scale, y * scale) for x, y in run]
+    if len(pts) > 1:
         draw.line(pts, fill=fill, width=max(1, round(w)))
-    # round caps and joins
-    for x, y in pts:
+    # Round caps at both ends, round joins only where the line turns sharply:
+    # elsewhere the wedge a plain join leaves is far below a pixel.
+    caps = [pts[0], pts[-1]]
+    for (ax, ay), (bx, by), (cx, cy) in zip(pts, pts[1:], pts[2:], strict=False):
+        ux, uy, vx, vy = bx - ax, by - ay, cx - bx, cy - by
+        if ux * vx + uy * vy < 0.94 * math.hypot(ux, uy) * math.hypot(vx, vy):  # > 20°
+            caps.append((bx, by))
+    for x, y in caps:
         draw.ellipse((x - r, y - r, x + r, y + r), fill=fill)
 
 
