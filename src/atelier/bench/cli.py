@@ -132,7 +132,8 @@ async def player(url: str, code: str, room: int, seat_hint: int, batches: list[b
                 tally.points_sent += points[i % len(batches)]
                 tally.wire_in += ws_frame_bytes(len(data), masked=True)
             i += 1
-            next_at += interval
+            # a hand does not draw faster to catch up after a stall
+            next_at = max(next_at + interval, time.perf_counter())
             await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
         task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
