@@ -130,7 +130,8 @@ def test_complete_game_against_the_computer(piet_server: ServerProcess, page: An
     page.click(tid("create-room"))
     page.wait_for_selector(tid("lobby-join"))
     code = page.url.rstrip("/").rsplit("/", 1)[1]
-    assert httpx.get(f"{piet_server.http}/api/rooms/{code}").json()["settings"]["opponent"] == "easy"
+    summary = httpx.get(f"{piet_server.http}/api/rooms/{code}").json()
+    assert summary["settings"]["opponent"] == "easy"
     join(page, page.url, "Ann")
     page.click(tid("start-game"))
     page.wait_for_selector(tid("piet-palette"))
@@ -267,6 +268,8 @@ def test_two_friends_through_the_link(piet_server: ServerProcess, browser: Any) 
         assert data(b, "actor") == "1"
         b.tap(f"{tid('piet-palette')} .piet-cell:not([disabled])")
         b.tap(f"{tid('piet-canvas-1')} .piet-cell.target")
+        ARTIFACTS.mkdir(exist_ok=True)
+        b.screenshot(path=str(ARTIFACTS / "piet-phone-move.png"), full_page=True)
         b.tap(tid("piet-place"))
         wait_for_turn(a, 1)
         # Bob closes the tab and comes back through the link: same seat, same game.
