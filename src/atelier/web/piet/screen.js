@@ -215,10 +215,14 @@ export class PietScreen {
           "span",
           { class: "piet-player-name" },
           h("strong", {}, this.name(seat)),
-          h("small", {}, t("pietui.player_n", { n: seat + 1 })),
+          h(
+            "small",
+            {},
+            t("pietui.player_n", { n: seat + 1 }),
+            this.controls(seat) && !this.hotseat ? h("span", { class: "badge you" }, t("lobby.you")) : null,
+            p && !p.connected && !p.computer ? h("span", { class: "badge muted" }, t("lobby.away")) : null,
+          ),
         ),
-        this.controls(seat) && !this.hotseat ? h("span", { class: "badge you" }, t("lobby.you")) : null,
-        p && !p.connected && !p.computer ? h("span", { class: "badge muted" }, t("lobby.away")) : null,
         m.brushesOn
           ? h(
               "span",
