@@ -230,6 +230,10 @@ def test_a_second_finger_and_a_resting_palm_do_not_draw(browser: Any, base_url: 
         "getComputedStyle(document.querySelector('#drawer .ink-surface')).touchAction"
     )
     assert touch_action == "none"
+    echo_touch = pg.evaluate(
+        "getComputedStyle(document.querySelector('#echo .ink-surface')).touchAction"
+    )
+    assert echo_touch == "manipulation"  # read-only drawings let the page scroll
     # two pointers at once through the surface's own handlers
     pg.evaluate(
         """([x, y]) => {

@@ -36,7 +36,7 @@ export class InkSurface {
     this.tool = "pen";
     this.tools = new Set(this.opts.tools);
     this.editable = false;
-    this.sent = { batches: 0, bytes: 0, points: 0 };
+    this.sent = { batches: 0, bytes: 0 };
     this.recorder = this._newRecorder();
 
     const root = document.createElement("div");
@@ -46,7 +46,6 @@ export class InkSurface {
       width: "100%",
       aspectRatio: "1 / 1",
       overflow: "hidden",
-      touchAction: "none",
       userSelect: "none",
       webkitUserSelect: "none",
       webkitTouchCallout: "none",
@@ -128,10 +127,13 @@ export class InkSurface {
     this._changed();
   }
 
+  // Only a surface that takes ink keeps touches to itself: a page of
+  // read-only drawings still scrolls under a finger.
   setEditable(on) {
     if (!on) this._endLocal(true);
     this.editable = !!on;
     this.root.style.cursor = on ? "crosshair" : "default";
+    this.root.style.touchAction = on ? "none" : "manipulation";
   }
 
   setTool(tool) {
