@@ -45,6 +45,8 @@ export class Grid {
           onpointerleave: (e) => {
             if (e.pointerType === "mouse") onHover?.(null);
           },
+          // Keyboard users get the same preview as a hovering mouse.
+          onfocus: () => onHover?.(i),
         },
         h("span", { class: "piet-piece" }, h("span", { class: "piet-letter" })),
         h("span", { class: "piet-name" }, name(i)),

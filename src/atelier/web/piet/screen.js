@@ -559,7 +559,10 @@ export class PietScreen {
         { testid: "piet-move", dataset: { seat: move.seat === null ? "" : String(move.seat) } },
         move.seat !== null ? h("span", { class: "swatch small", style: { background: colourCss(this.player(move.seat)?.colour || "grey") } }) : null,
         h("code", {}, move.text),
-        move.points !== null && move.points !== undefined ? h("small", { class: "muted" }, ` +${move.points}`) : null,
+        // Filling scores nothing; only painting moves show their points.
+        move.points !== null && move.points !== undefined && move.text.includes(">")
+          ? h("small", { class: "muted" }, ` +${move.points}`)
+          : null,
         i === m.moves.length - 1 ? h("span", { class: "sr-only" }, t("pietui.last_move")) : null,
       ),
     );
