@@ -453,3 +453,7 @@ def test_a_broken_custom_deck_is_refused_with_the_problem_named(
         GAME.validate_settings({"custom_cards": cards, "custom_mode": "alongside"}, 3)
     assert refused_.value.code == code
     assert refused_.value.message("de") != refused_.value.message("en")
+
+
+def test_a_room_without_custom_cards_is_valid() -> None:
+    assert GAME.validate_settings({}, 3)["custom_cards"] == []

@@ -118,7 +118,8 @@ def _custom_cards(value: Any, language: str, mode: str) -> list[dict[str, Any]]:
     if not isinstance(value, list) or len(value) > MAX_CUSTOM_CARDS:
         _bad("custom_cards")
     # The deck checker names the card and the problem, in the host's language.
-    cards_from_settings(value)
+    if value:
+        cards_from_settings(value)
     taken: set[str] = set()
     if mode == "alongside":
         taken = {c.id for cards in pictomania_cards(language).values() for c in cards}
