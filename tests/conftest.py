@@ -345,7 +345,7 @@ async def open_client(opened: list[Client], srv: ServerProcess, code: str,
                       token: str | None = None, lang: str = "en", **kw: Any) -> Client:
     client = await Client.open(srv.ws, code, token, lang, **kw)
     opened.append(client)
-    await client.expect("welcome")
+    await client.expect("welcome", timeout=20)
     return client
 
 

@@ -30,14 +30,14 @@ async def test_kill_9_mid_round(server_factory: Callable[..., ServerProcess],
     srv.kill()
     srv.start()
     back = await open_client(clients, srv, code, token=ann.token)
-    st = await back.state()
+    st = await back.state(timeout=20)  # a loaded machine replays slowly
     assert st["you"]["seat"] == 0 and st["game"]["notes"] == 5
     assert st["game"]["done"] == [False, True] and st["game"]["phase"] == "drawing"
-    assert (await back.expect("ink_sync"))["seats"] == [0]
+    assert (await back.expect("ink_sync", timeout=20))["seats"] == [0]
     got: list[bytes] = []
     try:
         while True:
-            got.append(await back.expect("bin", timeout=0.5))
+            got.append(await back.expect("bin", timeout=2))
     except TimeoutError:
         pass
     kept = [frame[1:] for frame in got]
