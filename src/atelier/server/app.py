@@ -19,6 +19,7 @@ from atelier.games.core import Game, RuleError
 from atelier.games.registry import get_game
 from atelier.hub import open_hub
 from atelier.i18n import LANGUAGES, catalog, pick_language
+from atelier.server.decks import router as decks_router
 from atelier.server.model import COLOUR_HEX
 from atelier.server.rooms import LiveRoom, Rooms
 from atelier.server.socket import serve_socket
@@ -196,5 +197,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def socket(ws: WebSocket, code: str) -> None:
         await serve_socket(ws, code, ws.app.state.rooms, config.allowed_origins)
 
+    app.include_router(decks_router)
     app.mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static")
     return app
