@@ -144,7 +144,15 @@ export class FinalResults {
               return h(
                 "figure",
                 { class: "gallery-item", testid: "ig-gallery-item", dataset: { key, seat: String(d.author) }, style: { "--c": screen.colour(d.author) } },
-                h("img", { src: pngUrl(code, key, d.author, 512), alt: t("ig.drawing_alt", { word: d.word, location: d.location, name }), loading: "lazy", width: 512, height: 512 }),
+                h("img", {
+                  src: pngUrl(code, key, d.author, 512),
+                  alt: t("ig.drawing_alt", { word: d.word, location: d.location, name }),
+                  loading: "lazy",
+                  width: 512,
+                  height: 512,
+                  // a drawing left empty has no PNG: show blank paper
+                  onerror: (event) => event.target.replaceWith(h("div", { class: "ig-blank", testid: "ig-gallery-blank" })),
+                }),
                 h(
                   "figcaption",
                   {},

@@ -33,7 +33,7 @@ export class VotingPhase {
         "button",
         {
           type: "button",
-          class: `ig-drawing ${p.seat === screen.seat ? "own" : ""}`,
+          class: `ig-pic ${p.seat === screen.seat ? "own" : ""}`,
           testid: `ig-drawing-${p.seat}`,
           dataset: { seat: String(p.seat) },
           style: { "--c": screen.colour(p.seat) },
