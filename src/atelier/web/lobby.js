@@ -2,6 +2,7 @@
 // the host's settings, removals, host hand-over and the start.
 
 import { colourCss, h, toast } from "./dom.js";
+import { deckPanel } from "./decks.js";
 import { t } from "./i18n.js";
 import { rulesButton } from "./rules.js";
 import { settingsEditor } from "./settings.js";
@@ -183,6 +184,7 @@ export function renderLobby(room) {
       playersCard,
       startRow,
       settingsCard,
+      deckPanel(room),
     ),
   );
 }
