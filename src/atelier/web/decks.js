@@ -146,7 +146,7 @@ function uploadForm(room, draft) {
 
   const modes = h(
     "div",
-    { class: "inline", role: "radiogroup", "aria-label": t("decks.mode") },
+    { class: "field", role: "radiogroup", "aria-label": t("decks.mode") },
     h("span", { class: "label" }, t("decks.mode")),
     ["alongside", "instead"].map((mode) =>
       h(
@@ -205,6 +205,8 @@ function uploadForm(room, draft) {
     h("label", { class: "field" }, h("span", { class: "label" }, t("decks.file")), file, draft.fileName ? h("span", { class: "hint", testid: "deck-file-name" }, draft.fileName) : null),
     h("label", { class: "field", for: "deck-text" }, h("span", { class: "label" }, t("decks.paste")), text),
     modes,
+    draft.error ? h("p", { class: "deck-error", role: "alert", testid: "deck-error", style: { color: "var(--bad)", fontWeight: "600", margin: "0" } }, errorText(draft.error)) : null,
+    draft.notice ? h("p", { class: "hint", testid: "deck-notice", role: "status", style: { margin: "0" } }, draft.notice) : null,
     h("div", { class: "actions" }, use),
   );
 }
@@ -244,10 +246,6 @@ export function deckPanel(room) {
     summary(settings),
     hasDeck ? exportLinks(code) : null,
     hasDeck && amHost ? h("div", { class: "actions" }, remove) : null,
-    draft.error && amHost
-      ? h("p", { class: "deck-error", role: "alert", testid: "deck-error", style: { color: "var(--bad)", fontWeight: "600" } }, errorText(draft.error))
-      : null,
-    draft.notice && amHost ? h("p", { class: "hint", testid: "deck-notice", role: "status" }, draft.notice) : null,
     amHost ? uploadForm(room, draft) : null,
   );
 }
