@@ -10,7 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from atelier.content.check import norm
 from atelier.content.custom import MAX_BYTES, parse_deck
 from atelier.i18n import translate
 from conftest import Client, ServerProcess, create_room, open_client
@@ -231,3 +234,50 @@ async def test_other_games_and_rooms(server: ServerProcess, clients: list[Client
     assert r.status_code == 400 and r.json()["params"] == {"field": "custom_mode"}
     r = await upload(server, code, deck_json(4), host, format="xlsx")
     assert r.status_code == 400 and r.json()["code"] == "custom_format"
+
+
+def _host_token(srv: ServerProcess, code: str) -> str:
+    """Joins as the first player over a plain (synchronous) WebSocket."""
+    from websockets.sync.client import connect
+
+    with connect(f"{srv.ws}/ws/{code}") as ws:
+        ws.send(json.dumps({"t": "hello", "v": 1, "token": None, "lang": "en"}))
+        ws.send(json.dumps({"t": "join", "name": "Host", "colour": "red"}))
+        while True:
+            msg = json.loads(ws.recv(timeout=5))
+            if msg["t"] == "joined":
+                token: str = msg["token"]
+                return token
+
+
+_LETTERS = "abcxyzäöüßАБВґєїабв0129 ,;\"'-"
+_WORD = st.text(alphabet=_LETTERS, min_size=1, max_size=14).filter(
+    lambda w: w == w.strip() and bool(w)
+)
+
+
+@st.composite
+def _decks(draw: st.DrawFn) -> list[dict[str, Any]]:
+    count = draw(st.integers(1, 5))
+    words = draw(st.lists(_WORD, min_size=7 * count, max_size=7 * count, unique_by=norm))
+    return [{"level": draw(st.integers(1, 4)), "words": words[7 * i: 7 * i + 7]}
+            for i in range(count)]
+
+
+def test_any_valid_deck_comes_back_unchanged_in_both_formats(server: ServerProcess) -> None:
+    code = create_room(server.http, "pictomania")
+    headers = {"Authorization": f"Bearer {_host_token(server, code)}"}
+
+    @settings(max_examples=25, deadline=None)
+    @given(cards=_decks(), fmt=st.sampled_from(["json", "csv"]))
+    def round_trip(cards: list[dict[str, Any]], fmt: str) -> None:
+        with httpx.Client(base_url=server.http, headers=headers, timeout=10) as h:
+            r = h.post(f"/api/rooms/{code}/deck", content=json.dumps({"cards": cards}))
+            assert r.status_code == 200, r.text
+            exported = h.get(f"/api/rooms/{code}/deck.{fmt}").text
+            got = [{"level": c.level, "words": list(c.words)} for c in parse_deck(exported)]
+            assert got == cards
+            # and the exported file is accepted again as it is
+            assert h.post(f"/api/rooms/{code}/deck", content=exported).status_code == 200
+
+    round_trip()
