@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import ServerProcess, free_port
 from websockets.sync.client import connect
+
+from conftest import ServerProcess, free_port
 
 pytestmark = [
     pytest.mark.browser,
@@ -81,9 +82,14 @@ def draw(page: Any, seed: int) -> None:
 
 def ink_pixels(page: Any, seat: int) -> int:
     """Painted pixels in the vote view of ``seat``'s drawing."""
+    return canvas_pixels(page, f"[data-testid=ig-drawing-{seat}]")
+
+
+def canvas_pixels(page: Any, where: str) -> int:
+    """Painted pixels on the canvases inside ``where``."""
     count: int = page.evaluate(
-        """(seat) => {
-          const canvases = document.querySelectorAll(`[data-testid=ig-drawing-${seat}] canvas`);
+        """(where) => {
+          const canvases = document.querySelectorAll(`${where} canvas`);
           let n = 0;
           for (const c of canvases) {
             if (!c.width) continue;
@@ -92,7 +98,7 @@ def ink_pixels(page: Any, seat: int) -> int:
           }
           return n;
         }""",
-        seat,
+        where,
     )
     return count
 
@@ -120,6 +126,12 @@ def vote(page: Any, how_many: int | None = None) -> list[tuple[int, int]]:
     return placed
 
 
+def skip_reveal(page: Any) -> None:
+    """Turns every drawing over at once, unless the reveal has already finished."""
+    page.evaluate(
+        "() => document.querySelector('[data-testid=ig-reveal-skip]:not([hidden])')?.click()")
+
+
 def check_scores(page: Any, view: dict[str, Any], testid: str) -> None:
     rows = page.get_by_test_id(testid)
     shown = {int(str(rows.nth(i).get_attribute("data-seat"))):
@@ -138,6 +150,11 @@ def test_three_players_play_a_whole_game(browser: Any, ig_server: ServerProcess)
         contexts.append(ctx)
         pages.append(page)
     ann, bob, cy = pages
+    spectator = browser.new_context(viewport=DESKTOP, locale="uk-UA")
+    spectator.set_default_timeout(TIMEOUT_MS)
+    contexts.append(spectator)
+    watcher = spectator.new_page()
+    watcher.on("pageerror", lambda e: errors.append(str(e)))
     try:
         # Ann creates the room on the start page and sets a short game in the lobby.
         ann.goto(ig_server.http + "/")
@@ -181,6 +198,22 @@ def test_three_players_play_a_whole_game(browser: Any, ig_server: ServerProcess)
                 shot(ann, "drawing-desktop")
                 shot(cy, "drawing-phone")
                 assert cy.get_by_test_id("ig-done-drawing").inner_text() == "Fertig gezeichnet"
+                # a reload gives Bob his seat, his word and his drawing back
+                before = canvas_pixels(bob, "[data-testid=ig-canvas]")
+                assert before > 0
+                bob.reload()
+                assert bob.get_by_test_id("ig-secret-word").inner_text() == words[1]
+                bob.wait_for_function(
+                    """(n) => [...document.querySelectorAll("[data-testid=ig-canvas] canvas")]
+                         .some((c) => c.width > 0)""", arg=before)
+                bob.wait_for_timeout(300)
+                assert canvas_pixels(bob, "[data-testid=ig-canvas]") == before
+                # a late visitor watches: the locations, no secret word, no drawing
+                watcher.goto(f"{ig_server.http}/r/{code}")
+                watcher.get_by_test_id("ig-drawing").wait_for()
+                assert watcher.get_by_test_id("ig-player").count() == 3
+                assert watcher.get_by_test_id("ig-secret").count() == 0
+                assert watcher.locator("canvas").count() == 0
             for page in pages:
                 page.get_by_test_id("ig-done-drawing").click()
 
@@ -199,6 +232,11 @@ def test_three_players_play_a_whole_game(browser: Any, ig_server: ServerProcess)
             # Votes interleave so that the countdown (which starts once all but one have
             # finished) never cuts a vote short; in round 2 Cy places one card and says
             # done, so the end of the vote places Cy's other card at random.
+            if rnd == 1:
+                watcher.get_by_test_id("ig-voting").wait_for()
+                for j in range(3):
+                    assert ink_pixels(watcher, seats[j]) > 0
+                assert watcher.get_by_test_id("ig-done-voting").count() == 0
             vote(cy, 1)
             if rnd == 1:
                 vote(ann, 1)
@@ -218,7 +256,7 @@ def test_three_players_play_a_whole_game(browser: Any, ig_server: ServerProcess)
             view = None
             for page in pages:
                 page.get_by_test_id(done_phase).wait_for()
-                page.get_by_test_id("ig-reveal-skip").click()
+                skip_reveal(page)
                 page.get_by_test_id("ig-score-table").wait_for()
             view = server_view(ig_server, code)
             result = view["history"][rnd - 1]
@@ -244,6 +282,10 @@ def test_three_players_play_a_whole_game(browser: Any, ig_server: ServerProcess)
             check_scores(page, view, "ig-final-row")
             check_scores(page, view, "ig-rounds-row")
             assert page.get_by_test_id("ig-gallery-item").count() == 6
+        skip_reveal(watcher)
+        watcher.get_by_test_id("ig-final").wait_for()
+        check_scores(watcher, view, "ig-final-row")
+        assert watcher.get_by_test_id("ig-gallery").locator("h2").inner_text() == "Галерея"
         ann.wait_for_function(
             """() => [...document.querySelectorAll("[data-testid=ig-gallery-item] img")]
                  .every((img) => img.complete && img.naturalWidth > 0)""")
