@@ -1,17 +1,13 @@
 """Computer players: random, greedy, easy, medium and hard.
 
-Every level is a pure function of (state, level, seed, node budget): the
-search stops after a number of visited positions rather than after a clock
-time, so the same position always gets the same answer (and a replayed game
-replays exactly).
+Every level is a pure function of (state, level, seed, budget): budgets count
+visited positions or played-out games rather than clock time, so the same
+position always gets the same answer (and a replayed game replays exactly).
 
-Hard is a negamax alpha-beta search with iterative deepening, a
-transposition table, moves ordered by the points they score, a beam that
-keeps the most promising moves below the root, and an evaluation that adds
-to the score difference what each canvas promises (open chain ends of each
-colour) and who is winning the race to fill a canvas. Positions near the end
-have so few moves that the same search reaches the end of the game and is
-exact there.
+Medium is a shallow negamax alpha-beta search with a transposition table and
+moves ordered by points. Hard plays its best candidates out to the end of the
+game and keeps the one with the best mean final margin (see docs/piet.md for
+why, and for the measured strength).
 """
 
 from __future__ import annotations
