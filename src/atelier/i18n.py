@@ -41,7 +41,7 @@ def pick_language(preferred: str | None) -> str:
     return DEFAULT_LANGUAGE
 
 
-def translate(key: str, lang: str = DEFAULT_LANGUAGE, **params: Any) -> str:
+def translate(key: str, lang: str = DEFAULT_LANGUAGE, /, **params: Any) -> str:
     strings = catalog()
     text = strings.get(lang, {}).get(key) or strings[DEFAULT_LANGUAGE].get(key) or key
     try:

@@ -232,14 +232,26 @@ export function settingsEditor(game, settings, { editable, onChange }) {
 // The start page's few choices; fills `choices` with what the user picks.
 export function startChoices(game, choices) {
   const defaults = START_DEFAULTS[game] || {};
-  return (START_FIELDS[game] || []).map((field) => {
+  const rows = (START_FIELDS[game] || []).map((field) => {
     const value = defaults[field];
     const hint = hintFor(game, field, value);
-    return h(
+    const row = h(
       "label",
       { class: "field" },
       h("span", { class: "label" }, label(game, field)),
-      control(game, field, value, hint, (patch) => Object.assign(choices, patch)),
+      control(game, field, value, hint, (patch) => {
+        Object.assign(choices, patch);
+        showWhenRelevant();
+      }),
     );
+    return { row, hint };
   });
+  // A choice that only matters with another one (who starts against the
+  // computer) hides while it does not, as in the lobby's editor.
+  function showWhenRelevant() {
+    const current = { ...defaults, ...choices };
+    for (const { row, hint } of rows) row.hidden = Boolean(hint.when && !hint.when(current));
+  }
+  showWhenRelevant();
+  return rows.map(({ row }) => row);
 }
