@@ -50,7 +50,7 @@ def browser() -> Iterator[Any]:
 
 def server_view(srv: ServerProcess, code: str) -> dict[str, Any]:
     """The game as the server shows it to a spectator."""
-    with connect(f"{srv.ws}/ws/{code}", origin=srv.http) as ws:
+    with connect(f"{srv.ws}/ws/{code}") as ws:
         ws.send(json.dumps({"t": "hello", "v": 1, "token": None, "lang": "en"}))
         while True:
             msg = json.loads(ws.recv(timeout=5))

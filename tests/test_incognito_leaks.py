@@ -30,7 +30,9 @@ PLAYER_KEYS = {"seat", "name", "location", "done_drawing", "done_voting", "voted
 
 
 def stroke(x: int) -> bytes:
-    return encode_batch([Begin("pen", 12, x, 300, 0, None), Points((4, 2, 16, 0) * 10), End()])
+    batch: bytes = encode_batch([Begin("pen", 12, x, 300, 0, None), Points((4, 2, 16, 0) * 10),
+                                 End()])
+    return batch
 
 
 def strings(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], str]]:
@@ -123,7 +125,9 @@ def check_log(client: Client, seat: int | None, final: dict[str, Any],
     history = final["history"]
     words = [[d["word"] for d in r["drawings"]] for r in history]
     tiles_of = [[d["tile"] for d in r["drawings"]] for r in history]
-    ballots = [{v["voter"]: {} for d in r["drawings"] for v in d["votes"]} for r in history]
+    # per round, voter -> the cards they placed themselves (author -> tile)
+    ballots: list[dict[int, dict[str, int]]] = [
+        {v["voter"]: {} for d in r["drawings"] for v in d["votes"]} for r in history]
     for r, rnd in enumerate(history):
         for d in rnd["drawings"]:
             for v in d["votes"]:
