@@ -70,10 +70,12 @@ async def test_upload_json_puts_the_deck_in_everyones_settings(
     assert r.status_code == 200, r.text
     assert r.json() == {"mode": "alongside", "cards": 3, "levels": {"1": 1, "2": 1, "3": 1, "4": 0}}
     st = await guest.state(lambda m: len(m["room"]["settings"]["custom_cards"]) == 3)
-    ids = [c["id"] for c in st["room"]["settings"]["custom_cards"]]
-    assert ids == ["office-1", "C-001", "C-002"]
-    assert st["room"]["settings"]["custom_cards"][0]["words"][0] == "coffee machine"
+    # State messages carry each card's level only; the words are one request away.
+    assert st["room"]["settings"]["custom_cards"] == [{"level": 1}, {"level": 2}, {"level": 3}]
     assert (await get(server, f"/api/rooms/{code}/deck")).json()["cards"] == 3
+    exported = (await get(server, f"/api/rooms/{code}/deck.json")).json()["cards"]
+    assert [c["id"] for c in exported] == ["office-1", "C-001", "C-002"]
+    assert exported[0]["words"][0] == "coffee machine"
 
 
 async def test_upload_csv_from_a_german_spreadsheet_instead_of_built_in(
@@ -87,8 +89,9 @@ async def test_upload_csv_from_a_german_spreadsheet_instead_of_built_in(
     r = await upload(server, code, text.encode("utf-8"), host, mode="instead", format="csv")
     assert r.status_code == 200, r.text
     assert r.json() == {"mode": "instead", "cards": 12, "levels": {"1": 3, "2": 3, "3": 3, "4": 3}}
-    st = await host.state(lambda m: m["room"]["settings"]["custom_mode"] == "instead")
-    assert st["room"]["settings"]["custom_cards"][5]["words"][6] == "Wort 5.6"
+    await host.state(lambda m: m["room"]["settings"]["custom_mode"] == "instead")
+    exported = (await get(server, f"/api/rooms/{code}/deck.json")).json()["cards"]
+    assert exported[5]["words"][6] == "Wort 5.6"
 
 
 async def test_bad_deck_is_refused_in_the_requesters_language(

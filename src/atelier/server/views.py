@@ -63,9 +63,19 @@ def room_summary(room: RoomModel, online: set[str], spectators: int) -> dict[str
         "host": room.host,
         "players": [public_player(p, p.id in online) for p in room.all_players()],
         "spectators": spectators,
-        "settings": room.settings,
+        "settings": public_settings(room.settings),
         "language": room.language,
     }
+
+
+def public_settings(settings: dict[str, Any]) -> dict[str, Any]:
+    """Settings as every state message carries them. A custom deck (up to
+    64 KB) is cut to each card's level, all a lobby shows; the words are at
+    GET /api/rooms/{code}/deck, so each game action does not resend them."""
+    cards = settings.get("custom_cards")
+    if not isinstance(cards, list) or not cards:
+        return settings
+    return {**settings, "custom_cards": [{"level": c.get("level")} for c in cards]}
 
 
 def state_message(
