@@ -21,6 +21,7 @@ from atelier.hub import open_hub
 from atelier.i18n import LANGUAGES, catalog, pick_language
 from atelier.server.decks import router as decks_router
 from atelier.server.model import COLOUR_HEX
+from atelier.server.pngs import PngCache
 from atelier.server.rooms import LiveRoom, Rooms
 from atelier.server.socket import serve_socket
 from atelier.server.views import drawing_key, room_summary, visible_drawers
@@ -94,6 +95,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             await store.close()
 
     app = FastAPI(title="Atelier", lifespan=lifespan, docs_url=None, redoc_url=None)
+    pngs = PngCache()
 
     def rooms_of(request: Request) -> Rooms:
         rooms: Rooms = request.app.state.rooms
@@ -181,8 +183,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if ext == "ink":
             body = b"".join(struct.pack(">I", len(b)) + b for b in batches)
             return Response(body, media_type="application/octet-stream")
-        from atelier.ink.render import render_png
-
         size = request.query_params.get("size", "1024")
         px = min(2048, max(64, int(size))) if size.isdigit() else 1024
         colour = next(
@@ -190,7 +190,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
              if p.seat == seat and p.colour in COLOUR_HEX),
             "#222222",
         )
-        png = render_png(list(batches), colour, px)
+        png = await pngs.get((code, key, seat, len(batches), px, colour), list(batches))
         return Response(png, media_type="image/png")
 
     @app.websocket("/ws/{code}")
