@@ -214,6 +214,7 @@ def test_three_players_play_a_whole_game(browser: Any, ig_server: ServerProcess)
                 assert watcher.get_by_test_id("ig-player").count() == 3
                 assert watcher.get_by_test_id("ig-secret").count() == 0
                 assert watcher.locator("canvas").count() == 0
+                shot(watcher, "spectator-drawing")
             for page in pages:
                 page.get_by_test_id("ig-done-drawing").click()
 

@@ -100,11 +100,12 @@ async def play_game(server: ServerProcess, opened: list[Client]) -> tuple[
     # Round 2: three finish drawing, the fourth keeps drawing through the countdown; then
     # two vote fully, one declares done early, one votes partly.
     await phase(everyone, "drawing", 2)
+    await players[3].send(stroke(300))
+    assert (await players[3].request({"t": "ping"}))["t"] == "ack"
     for seat, c in enumerate(players[:3]):
         await c.send(stroke(200 + seat))
         assert (await act(c, {"type": "done_drawing"}))["t"] == "ack"
-    await players[3].send(stroke(300))
-    await players[3].send(stroke(400))
+    await players[3].send(stroke(400))  # during the countdown (refused if it came too late)
     await phase(everyone, "voting", 2)
     for seat, c in enumerate(players):
         tiles = rng.sample(range(1, 7), 3)
