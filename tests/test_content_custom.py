@@ -100,6 +100,14 @@ def test_empty_and_long_words() -> None:
     assert err.code == "deck_word_too_long" and err.params["position"] == 7
 
 
+@pytest.mark.parametrize("bad", ["ca\nt", "ca\x00t", "\u202ecat", "ca\x07t"])
+def test_invisible_control_characters_are_refused(bad: str) -> None:
+    err = refused(json_deck({"level": 1, "words": [bad, *WORDS[1:]]}))
+    assert (err.code, err.params["position"]) == ("deck_word_control", 1)
+    err = refused(json_deck({"level": 1, "theme": f"the {bad}", "words": WORDS}))
+    assert err.code == "deck_theme_control"
+
+
 def test_bad_levels() -> None:
     for level in (0, 5, "x", None, True, 2.5):
         err = refused(json_deck({"level": level, "words": WORDS}))

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import re
 import string
+import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
@@ -60,11 +61,22 @@ def norm(text: str) -> str:
 # --- one card --------------------------------------------------------------
 
 
+# Invisible characters that break a card's layout or reorder what others read
+# (a right-to-left override can make a word display as another).
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def has_control(text: str) -> bool:
+    return any(unicodedata.category(c) == "Cc" or c in _BIDI_CONTROLS for c in text)
+
+
 def _text_findings(
     card: object, position: int, text: str, limit: int, what: str = "word"
 ) -> Iterator[Finding]:
-    """Empty, padded or too long: ``what`` is "word" or "theme"."""
-    if not text.strip():
+    """Empty, padded, too long or with control characters: ``what`` is "word" or "theme"."""
+    if has_control(text):
+        yield Finding(f"deck_{what}_control", {"card": card, "position": position})
+    elif not text.strip():
         yield Finding(f"deck_{what}_empty", {"card": card, "position": position})
     elif text != text.strip():
         yield Finding(f"deck_{what}_spaces", {"card": card, "position": position, "word": text})
