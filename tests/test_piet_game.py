@@ -13,7 +13,8 @@ from atelier.games.piet.rules import legal_moves, new_game
 
 def test_settings_are_validated_and_completed() -> None:
     assert GAME.validate_settings({}, 2) == {"setup": "beginner", "brushes": False,
-                                            "opponent": None, "computer_seat": 1}
+                                            "opponent": None, "computer_seat": 1,
+                                            "record": None}
     full = GAME.validate_settings({"setup": "empty", "brushes": True, "opponent": "hard"}, 2)
     assert full["setup"] == "empty" and full["opponent"] == "hard"
     for bad in ({"setup": "odd"}, {"brushes": "yes"}, {"opponent": "genius"},

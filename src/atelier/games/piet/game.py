@@ -4,18 +4,65 @@ Seat 0 is player 1 (who moves first) and seat 1 is player 2. Piet has no
 hidden information, so every seat and every spectator gets the same view.
 A game's JSON form is its settings and its moves in notation; loading
 replays them, so a stored game can never disagree with the rules.
+
+The setting ``record`` (record text) starts a game part-way: its headers set
+``setup`` and ``brushes`` and ``new()`` replays its moves, so any room can go
+on from a loaded record. It is stored canonically (no comments), which keeps
+validating it idempotent.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from atelier.games.core import JSON, RuleError, require
 from atelier.games.piet.ai import COMPUTER_LEVELS, choose_move
 from atelier.games.piet.board import COLOURS, Masks, colour_at
-from atelier.games.piet.notation import Record, format_move, parse_move
+from atelier.games.piet.notation import (
+    Record,
+    RecordError,
+    Replayed,
+    format_move,
+    parse_move,
+    read_record,
+)
 from atelier.games.piet.rules import OVER, SETUPS, Move, State, legal_moves, new_game, play, winner
+from atelier.i18n import translate
+
+MAX_RECORD_CHARS = 8000
+"""A whole game with comments fits many times over; settings travel in every
+state message, so they stay small."""
+
+
+class RecordSettingError(RuleError):
+    """The ``record`` setting cannot be read or replayed: ``piet.bad_record``
+    with the line and the reason. The reason is translated along with the
+    message; ``params`` carry it as its own code and params too, so a client
+    can translate it as well."""
+
+    def __init__(self, error: RecordError) -> None:
+        inner = error.error
+        super().__init__("piet.bad_record", line=error.line, reason=inner.message("en"),
+                         reason_code=inner.code, reason_params=dict(inner.params))
+        self.inner = inner
+
+    def message(self, lang: str = "en") -> str:
+        return translate("error.piet.bad_record", lang, line=self.params["line"],
+                         reason=self.inner.message(lang))
+
+
+def read_record_setting(text: Any) -> Replayed:
+    """The ``record`` setting read and replayed; RuleError if it cannot start a game."""
+    require(isinstance(text, str), "bad_settings", field="record")
+    require(len(text) <= MAX_RECORD_CHARS, "piet.record_too_long", max=MAX_RECORD_CHARS)
+    try:
+        replayed = read_record(text)
+    except RecordError as error:
+        raise RecordSettingError(error) from error
+    require(replayed.final.phase != OVER, "piet.record_finished")
+    return replayed
 
 
 @dataclass(frozen=True)
@@ -26,6 +73,8 @@ class PietState:
     board: State
     moves: tuple[Move, ...] = ()
     points: tuple[int, ...] = ()
+    loaded: int = 0
+    """How many of ``moves`` came from the ``record`` setting."""
 
 
 def _cells(masks: Masks, count: int) -> list[str | None]:
@@ -38,7 +87,8 @@ class PietGame:
     max_seats = 2
 
     def default_settings(self) -> dict[str, JSON]:
-        return {"setup": "beginner", "brushes": False, "opponent": None, "computer_seat": 1}
+        return {"setup": "beginner", "brushes": False, "opponent": None, "computer_seat": 1,
+                "record": None}
 
     def validate_settings(self, settings: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
         require(seats == 2, "seat_count", min=2, max=2)
@@ -53,12 +103,24 @@ class PietGame:
         seat = full["computer_seat"]
         require(isinstance(seat, int) and not isinstance(seat, bool) and seat in (0, 1),
                 "bad_settings", field="computer_seat")
+        record = full["record"]
+        if isinstance(record, str) and not record.strip():
+            full["record"] = None  # an empty record is no record: the way to remove one
+        elif record is not None:
+            loaded = read_record_setting(record).record
+            full["setup"], full["brushes"] = loaded.setup, loaded.brushes
+            full["record"] = loaded.text()
         return full
 
     def new(self, settings: Mapping[str, JSON], seats: Sequence[str], seed: int) -> PietState:
         full = self.validate_settings(settings, len(seats))
-        board = new_game(str(full["setup"]), bool(full["brushes"]))
-        return PietState(full, tuple(seats), seed, board)
+        if full["record"] is None:
+            board = new_game(str(full["setup"]), bool(full["brushes"]))
+            return PietState(full, tuple(seats), seed, board)
+        replayed = read_record_setting(full["record"])
+        moves = tuple(replayed.record.moves)
+        return PietState(full, tuple(seats), seed, replayed.final, moves,
+                         tuple(replayed.points), len(moves))
 
     def apply(
         self, state: PietState, seat: int, action: Mapping[str, JSON], now: float
@@ -71,7 +133,7 @@ class PietGame:
         move = parse_move(str(action["move"]))
         board, points = play(state.board, move)
         return PietState(state.settings, state.seats, state.seed, board,
-                         (*state.moves, move), (*state.points, points))
+                         (*state.moves, move), (*state.points, points), state.loaded)
 
     def view(self, state: PietState, seat: int | None) -> dict[str, JSON]:
         board = state.board
@@ -108,6 +170,7 @@ class PietGame:
             "to_move": None if over else board.to_move,
             "legal_moves": sorted(format_move(m, brush=False) for m in legal_moves(board)),
             "moves": history,
+            "loaded_moves": state.loaded,
             "record": Record(str(state.settings["setup"]), bool(state.settings["brushes"]),
                              list(state.moves)).text(),
             "result": None if not over else {
@@ -124,11 +187,12 @@ class PietGame:
         return state.board.phase == OVER
 
     def dump(self, state: PietState) -> dict[str, JSON]:
+        # The record's moves are in the settings; "moves" are those played since.
         return {
             "settings": dict(state.settings),
             "seats": list(state.seats),
             "seed": state.seed,
-            "moves": [format_move(m) for m in state.moves],
+            "moves": [format_move(m) for m in state.moves[state.loaded:]],
         }
 
     def load(self, data: Mapping[str, JSON]) -> PietState:
