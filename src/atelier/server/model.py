@@ -140,8 +140,11 @@ class RoomModel:
                 p = self.player(pid)
                 if p is not None:
                     p.seat = seat
-            names = [p.name for p in self.all_players()]
-            self.state = self.game.new(self.settings, names, self.seed)
+            if "initial" in data:
+                self.state = self.game.load(data["initial"])
+            else:  # logged before the first state was kept
+                names = [p.name for p in self.all_players()]
+                self.state = self.game.new(self.settings, names, self.seed)
             self.phase = "over" if self.game.is_over(self.state) else "playing"
         elif kind == "action":
             if state is None:
@@ -251,10 +254,15 @@ def decide_start(room: RoomModel, player_id: str | None) -> Event:
     )
     humans = iter(room.players)
     seats = [f"c{seat}" if seat in computers else next(humans).id for seat in range(total)]
+    by_id = {p.id: p.name for p in room.players}
+    names = [computers[seat] if seat in computers else by_id[pid] for seat, pid in enumerate(seats)]
     return "started", {
         "settings": settings,
         "seats": seats,
         "computers": {str(k): v for k, v in computers.items()},
+        # The first state itself, not only its recipe: a game started before a
+        # release that changed the decks replays with the cards it was dealt.
+        "initial": game.dump(game.new(settings, names, room.seed)),
     }
 
 

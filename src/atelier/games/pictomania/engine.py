@@ -46,6 +46,7 @@ def new(raw_settings: Mapping[str, Any], names: Sequence[str], seed: int) -> Sta
         player_tokens=s["player_token_values"] or list(tokens.player_tokens(players)),
         black_table=list(black),
         totals=[0] * players,
+        pool=tuple(settings_mod.card_pool(s)),
     )
     _show_cards(state)
     return state
@@ -121,7 +122,7 @@ def _draw_card(state: State, level: int) -> dict[str, Any]:
 
 def _unused_cards(state: State) -> list[Card]:
     used = set(state.used)
-    return [c for c in settings_mod.card_pool(state.settings) if c.id not in used]
+    return [c for c in state.pool if c.id not in used]
 
 
 def _levels_near(level: int) -> list[int]:

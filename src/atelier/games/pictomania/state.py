@@ -11,6 +11,8 @@ import random
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from atelier.content.decks import Card
+
 PHASES = ("display", "drawing", "review", "over")
 
 
@@ -51,6 +53,9 @@ class State:
     ended_by: str | None = None  # "finished", "last_token", "time", "host"
     history: list[dict[str, Any]] = field(default_factory=list)
     totals: list[int] = field(default_factory=list)
+    # Every card this game may show, fixed when it starts: the built-in decks
+    # may change between releases, and a game must replay the same after one.
+    pool: tuple[Card, ...] = ()
 
     @property
     def players(self) -> int:
@@ -113,6 +118,7 @@ def dump(state: State) -> dict[str, Any]:
         "ended_by": state.ended_by,
         "history": state.history,
         "totals": state.totals,
+        "pool": [[c.id, c.level, list(c.words)] for c in state.pool],
     }))
     return data
 
@@ -151,4 +157,5 @@ def load(data: dict[str, Any]) -> State:
         ended_by=data["ended_by"],
         history=list(data["history"]),
         totals=list(data["totals"]),
+        pool=tuple(Card(str(i), int(level), tuple(words)) for i, level, words in data["pool"]),
     )

@@ -1,0 +1,34 @@
+"""A started game is logged with its first state, so it replays the same after
+a release that changed the decks (pure room model: no server needed)."""
+
+from atelier.games.pictomania import GAME
+from atelier.server.model import RoomModel, decide_join, decide_start, new_model
+
+
+def lobby_of_three() -> RoomModel:
+    room = new_model("ABC234", GAME, {"settings": {}, "seed": 42, "language": "en"}, 0.0)
+    for seq, (name, colour) in enumerate([("Ann", "red"), ("Bob", "blue"), ("Cy", "green")], 1):
+        kind, data = decide_join(room, name, colour, f"hash-{name}")
+        room.apply_event(seq, kind, data)
+    return room
+
+
+def test_the_logged_first_state_is_what_a_restart_brings_back() -> None:
+    room = lobby_of_three()
+    kind, data = decide_start(room, room.host)
+    # What an older release dealt: the first card on display had other words.
+    old_words = [f"old word {i}" for i in range(7)]
+    data["initial"]["display"][0]["words"] = old_words
+
+    restarted = lobby_of_three()
+    restarted.apply_event(4, kind, data)
+    assert restarted.phase == "playing"
+    assert GAME.view(restarted.state, 0)["cards"][0]["words"] == old_words
+
+
+def test_the_first_state_is_the_one_the_seed_deals() -> None:
+    room = lobby_of_three()
+    kind, data = decide_start(room, room.host)
+    room.apply_event(4, kind, data)
+    fresh = GAME.new(data["settings"], ["Ann", "Bob", "Cy"], 42)
+    assert GAME.dump(room.state) == GAME.dump(fresh)
