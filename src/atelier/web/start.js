@@ -57,7 +57,7 @@ export function renderStart({ shell, go }) {
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify({
           game,
-          settings: game === "pictomania" ? { ...choices, language: wordLang.value } : choices,
+          settings: game === "piet" ? choices : { ...choices, language: wordLang.value },
           language: wordLang.value,
         }),
       });
