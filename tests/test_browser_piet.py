@@ -1,6 +1,7 @@
 """Piet in a real browser (Debian's chromium) against a real server process:
-a whole game against the computer played by clicking, and two players on one
-device (hot seat) with a record loaded, a reload and a language switch."""
+a whole game against the computer played by clicking, two players on one
+device (hot seat) starting from a record loaded in the lobby, with a reload
+and a language switch, and a new room made from a record during a game."""
 
 from __future__ import annotations
 
@@ -192,9 +193,30 @@ def test_complete_game_against_the_computer(piet_server: ServerProcess, page: An
 
 def test_two_players_on_one_device(piet_server: ServerProcess, page: Any,
                                    tmp_path: Path) -> None:
-    code = create_room(piet_server, {"brushes": True})
+    code = create_room(piet_server, {})
     url = f"{piet_server.http}/r/{code}"
     join(page, url, "Ann")
+
+    # In the lobby the host loads a record; a broken one is refused with its line.
+    broken = tmp_path / "broken.txt"
+    broken.write_text("setup: beginner\na1>a1\nb1>a1\nc3>a1\n", encoding="utf-8")
+    page.set_input_files(tid("piet-record-load-file"), str(broken))
+    page.wait_for_selector(tid("piet-record-error"), state="visible")
+    assert page.inner_text(tid("piet-record-error")) == (
+        "Line 4 of the record: Canvas cell a1 is already painted.")
+    record = tmp_path / "start.txt"
+    record.write_text("# two opening moves\nsetup: beginner\nbrushes: on\n\nb1a1>b1\nc1>d4\n",
+                      encoding="utf-8")
+    page.set_input_files(tid("piet-record-load-file"), str(record))
+    page.wait_for_selector(tid("piet-record-loaded"))
+    assert "Moves from the record: 2" in page.inner_text(tid("piet-record-loaded"))
+    # Its headers set the paintbrushes, which stay as the record says.
+    assert page.is_checked(tid("setting-brushes")) and page.is_disabled(tid("setting-brushes"))
+    assert not page.locator("label[for=setting-record]").is_visible()
+    settings = httpx.get(f"{piet_server.http}/api/rooms/{code}").json()["settings"]
+    assert settings["brushes"] is True
+    assert settings["record"] == "setup: beginner\nbrushes: on\na1b1>a1\nc1>d4\n"
+
     page.fill(tid("piet-hotseat-name"), "Bob")
     page.click(tid("piet-hotseat-join"))
     page.wait_for_selector(tid("piet-hotseat-on"))
@@ -202,16 +224,10 @@ def test_two_players_on_one_device(piet_server: ServerProcess, page: Any,
         "() => document.querySelectorAll('[data-testid=lobby-player]').length === 2")
     page.click(tid("start-game"))
     page.wait_for_selector(tid("piet-palette"))
-
-    # A record loads by playing its moves through both players' connections.
-    record = tmp_path / "start.txt"
-    record.write_text("# two opening moves\nsetup: beginner\nbrushes: on\n\nb1a1>b1\nc1>d4\n",
-                      encoding="utf-8")
-    page.set_input_files(tid("piet-load-file"), str(record))
-    page.wait_for_function(
-        "() => document.querySelector('[data-testid=piet]').dataset.moves === '2'")
+    assert data(page, "moves") == "2"
     codes = page.locator(f"{tid('piet-moves')} code").all_inner_texts()
     assert codes == ["a1b1>a1", "c1>d4"]
+    assert page.get_attribute(tid("piet-canvas-1-d4"), "data-colour") == "B"
 
     # Ann paints and, before placing, spends a brush on Bob's blue d4.
     assert "Ann, your turn" in page.inner_text(tid("piet-turn-text"))
@@ -293,3 +309,46 @@ def test_the_computer_can_start(piet_server: ServerProcess, page: Any) -> None:
     assert data(page, "actor") == "1"
     assert "Computer" in page.inner_text(tid("piet-player-0"))
     assert page.locator(f"{tid('piet-moves')} li").count() == 1
+
+
+def test_a_new_room_from_a_record_during_a_game(piet_server: ServerProcess, page: Any,
+                                                tmp_path: Path) -> None:
+    code = create_room(piet_server, {"opponent": "easy"})
+    join(page, f"{piet_server.http}/r/{code}", "Ann")
+    page.click(tid("start-game"))
+    page.wait_for_selector(tid("piet-palette"))
+    play_one_move(page, "0")
+    wait_for_turn(page, 1)
+
+    # A broken record leaves this game be and says why, in the page's language.
+    page.select_option(tid("lang-select"), "de")
+    page.wait_for_function("() => document.documentElement.lang === 'de'")
+    broken = tmp_path / "broken.txt"
+    broken.write_text("setup: empty\nb2>a1\n", encoding="utf-8")
+    page.set_input_files(tid("piet-load-file"), str(broken))
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=toast]')?.textContent.startsWith('Zeile 2')")
+    assert "Jetzt wird die Palette gefüllt" in page.inner_text(tid("toast"))
+    assert f"/r/{code}" in page.url
+
+    # A good one opens a new room against the same computer, after its moves.
+    record = tmp_path / "record.txt"
+    record.write_text("a1b1>a1\nc1>d4\nc3>d4\n", encoding="utf-8")
+    page.set_input_files(tid("piet-load-file"), str(record))
+    page.wait_for_url(lambda url: f"/r/{code}" not in url and "/r/" in url)
+    page.wait_for_selector(tid("piet-record-loaded"))
+    assert "Züge aus der Partie: 3" in page.inner_text(tid("piet-record-loaded"))
+    new_code = page.url.rstrip("/").rsplit("/", 1)[1]
+    summary = httpx.get(f"{piet_server.http}/api/rooms/{new_code}").json()
+    assert summary["settings"]["opponent"] == "easy"
+    join(page, page.url, "Ann")
+    page.click(tid("start-game"))
+    # Player 2 (the computer) moves after the record's three moves, then Ann.
+    wait_for_turn(page, 3)
+    assert data(page, "actor") == "0"
+    codes = page.locator(f"{tid('piet-moves')} code").all_inner_texts()
+    assert codes[:3] == ["a1b1>a1", "c1>d4", "c3>d4"] and len(codes) == 4
+    view = server_view(piet_server, new_code)
+    assert view["loaded_moves"] == 3 and view["record"].splitlines()[2:5] == codes[:3]
+    # The old game is still there.
+    assert server_view(piet_server, code)["moves"][0]["seat"] == 0

@@ -115,29 +115,3 @@ export function recordText({ setup, brushes, moves }) {
   const lines = [`setup: ${setup || "beginner"}`, `brushes: ${brushes ? "on" : "off"}`];
   return lines.concat(moves).join("\n") + "\n";
 }
-
-// A record's headers and move lines (comments and blank lines dropped);
-// the server checks every move when they are played.
-export function parseRecord(text) {
-  const out = { setup: "beginner", brushes: false, moves: [] };
-  const lines = String(text).replace(/^\uFEFF/, "").split(/\r?\n/);
-  lines.forEach((raw, index) => {
-    const line = raw.trim();
-    if (!line || line.startsWith("#")) return;
-    const header = line.match(/^([A-Za-z]+)\s*:\s*(\S*)$/);
-    if (header) {
-      const key = header[1].toLowerCase();
-      const value = header[2].toLowerCase();
-      if (out.moves.length) throw { line: index + 1, text: line };
-      if (key === "setup" && (value === "beginner" || value === "empty")) out.setup = value;
-      else if (key === "brushes" && (value === "on" || value === "off")) out.brushes = value === "on";
-      else throw { line: index + 1, text: line };
-      return;
-    }
-    if (!/^(?:[a-c][1-3])+\s*>\s*[a-d][1-4](?:\s*!\s*[a-d][1-4]\s*=\s*[RYB])?$|^[RYB]\s*@\s*[a-c][1-3]$/.test(line)) {
-      throw { line: index + 1, text: line };
-    }
-    out.moves.push(line);
-  });
-  return out;
-}

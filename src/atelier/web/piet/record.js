@@ -1,9 +1,13 @@
-// The game record (RULINGS.md notation): download it as a .txt file, and
-// load one by playing its moves, one by one, into a fresh hot-seat game.
+// The game record (RULINGS.md notation): download it as a .txt file, or start
+// a room from one. The server reads the record (the room setting "record"):
+// in the lobby the host sets it; during a game a new room is made from it.
 
 import { h, toast } from "../dom.js";
-import { errorText, t } from "../i18n.js";
-import { parseRecord } from "./moves.js";
+import { errorText, lang, t } from "../i18n.js";
+import { RoomConnection } from "../net.js";
+
+// The engine's limit (game.py MAX_RECORD_CHARS); checked here only to answer at once.
+const MAX_RECORD_CHARS = 8000;
 
 export function downloadRecord(screen) {
   const text = screen.model?.record;
@@ -17,82 +21,117 @@ export function downloadRecord(screen) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-// Resolves when the screen shows a position with `count` moves (or fails after a while).
-function movesReached(screen, count) {
+// A refused record names its line and the reason, both in the reader's language.
+export function recordErrorText(error) {
+  const p = error?.params;
+  if (error?.code === "piet.bad_record" && p?.reason_code) {
+    const reason = errorText({ code: p.reason_code, params: p.reason_params || {} });
+    return t("error.piet.bad_record", { line: p.line, reason });
+  }
+  return errorText(error);
+}
+
+// Moves in a record the server keeps (canonical: headers, then one move a line).
+export function recordMoves(text) {
+  return String(text || "")
+    .split("\n")
+    .filter((line) => line && !line.includes(":")).length;
+}
+
+export function readFile(file) {
   return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const poll = () => {
-      if ((screen.model?.moves.length ?? 0) >= count) resolve();
-      else if (Date.now() - started > 10000) reject({ code: "disconnected" });
-      else setTimeout(poll, 30);
+    const reader = new FileReader();
+    reader.onload = () => {
+      const text = String(reader.result);
+      if (text.length > MAX_RECORD_CHARS) reject({ code: "piet.record_too_long", params: { max: MAX_RECORD_CHARS } });
+      else resolve(text);
     };
-    poll();
+    reader.onerror = () => reject({ code: "piet.record_unreadable_file" });
+    reader.readAsText(file, "utf-8");
   });
 }
 
-async function playRecord(screen, record) {
-  const m = screen.model;
-  const settings = screen.state.room.settings || {};
-  if ((settings.setup || "beginner") !== record.setup || Boolean(settings.brushes) !== record.brushes) {
-    toast(t("pietui.record.settings_differ", { setup: t(`settings.piet.setup.${record.setup}`), brushes: record.brushes ? t("settings.on") : t("settings.off") }));
-    return;
-  }
-  if (m.moves.length > 0 || !screen.hotseat) {
-    toast(t("pietui.record.needs_hotseat"));
-    return;
-  }
-  screen.loading = true;
-  try {
-    for (let i = 0; i < record.moves.length; i += 1) {
-      await movesReached(screen, i);
-      const seat = screen.model.toMove;
-      if (seat === null) throw { code: "game_over" };
-      const conn = seat === screen.mySeat ? screen.room.conn : screen.second;
-      try {
-        await conn.request({ t: "act", action: { type: "move", move: record.moves[i] } });
-      } catch (error) {
-        toast(t("pietui.record.bad_move", { n: i + 1, move: record.moves[i], reason: errorText(error) }));
-        return;
-      }
-    }
-    toast(t("pietui.record.loaded", { n: record.moves.length }), "info");
-  } finally {
-    screen.loading = false;
-  }
-}
-
-function loadFile(screen, file) {
-  const reader = new FileReader();
-  reader.onload = () => {
-    let record;
-    try {
-      record = parseRecord(String(reader.result));
-    } catch (error) {
-      toast(t("pietui.record.unreadable", { line: error.line ?? "?", text: error.text ?? "" }));
-      return;
-    }
-    playRecord(screen, record);
-  };
-  reader.readAsText(file, "utf-8");
-}
-
-export function recordPanel(screen) {
+// A hidden file input and the button that opens it.
+export function fileButton({ testid, label, hint, onText, cls = "btn ghost" }) {
   const input = h("input", {
     type: "file",
     accept: ".txt,text/plain",
     hidden: true,
-    testid: "piet-load-file",
-    onchange: (e) => {
+    testid: `${testid}-file`,
+    onchange: async (e) => {
       const file = e.target.files?.[0];
       e.target.value = "";
-      if (file) loadFile(screen, file);
+      if (!file) return;
+      let text;
+      try {
+        text = await readFile(file);
+      } catch (error) {
+        toast(recordErrorText(error));
+        return;
+      }
+      onText(text);
     },
+  });
+  const button = h("button", { class: cls, type: "button", testid, title: hint, onclick: () => input.click() }, label);
+  return [button, input];
+}
+
+// During a game: a new room (same opponent) that starts where the record ends.
+export async function newRoomFromRecord(text, settings) {
+  const wanted = { record: text, opponent: settings?.opponent ?? null };
+  if (wanted.opponent) wanted.computer_seat = settings?.computer_seat ?? 1;
+  try {
+    const response = await fetch(`/api/rooms?lang=${lang()}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ game: "piet", settings: wanted, language: lang() }),
+    });
+    const data = await response.json().catch(() => ({}));
+    if (!response.ok) throw data;
+    location.assign(`/r/${data.code}`);
+  } catch (error) {
+    toast(recordErrorText(error));
+  }
+}
+
+// The host changes the room's settings from the lobby card, which has no
+// handle on the room's own connection: a short second connection with the
+// same stored token (the server counts a player's connections).
+export function sendAsHost(code, msg) {
+  return new Promise((resolve, reject) => {
+    let asked = false;
+    const conn = new RoomConnection(code, lang(), {
+      message: (m) => {
+        if (m.t !== "welcome" || asked) return;
+        asked = true;
+        conn
+          .request(msg)
+          .then(resolve, reject)
+          .finally(() => conn.close());
+      },
+      closed: () => {
+        if (asked) return;
+        asked = true;
+        conn.close();
+        reject({ code: "disconnected" });
+      },
+    });
+    conn.connect();
+  });
+}
+
+export function recordPanel(screen) {
+  const [load, input] = fileButton({
+    testid: "piet-load",
+    label: t("pietui.record.new_room"),
+    hint: t("pietui.record.new_room_hint"),
+    onText: (text) => newRoomFromRecord(text, screen.state?.room.settings),
   });
   return h(
     "div",
     { class: "actions piet-record" },
     h("button", { class: "btn", type: "button", testid: "piet-download", onclick: () => downloadRecord(screen) }, t("pietui.record.download")),
-    h("button", { class: "btn ghost", type: "button", testid: "piet-load", title: t("pietui.record.load_hint"), onclick: () => input.click() }, t("pietui.record.load")),
+    load,
     input,
   );
 }
