@@ -1,0 +1,68 @@
+"""Every refusal a player, host or scorer user can meet reads naturally in
+English, German and Ukrainian: each error code raised anywhere in the package
+has a message in every language, with its fields filled in."""
+
+from __future__ import annotations
+
+import re
+import string
+from collections import defaultdict
+from pathlib import Path
+
+from atelier.games.core import RuleError
+from atelier.i18n import LANGUAGES, catalog
+
+PACKAGE = Path(__file__).resolve().parent.parent / "src" / "atelier"
+RAISED = (
+    re.compile(r'require\((?:[^()]|\([^()]*\))*?,\s*"([a-z_.]+)"', re.S),
+    re.compile(r'(?:RuleError|InkError)\(\s*"([a-z_.]+)"'),
+)
+
+
+def raised_codes() -> dict[str, set[str]]:
+    """code -> the modules that raise it."""
+    where: dict[str, set[str]] = defaultdict(set)
+    for module in PACKAGE.rglob("*.py"):
+        text = module.read_text(encoding="utf-8")
+        for pattern in RAISED:
+            for code in pattern.findall(text):
+                where[code].add(str(module.relative_to(PACKAGE)))
+    return where
+
+
+def fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def test_the_scan_finds_the_errors_of_every_area() -> None:
+    codes = raised_codes()
+    for expected in ("own_drawing", "incognito.tile_used", "unknown_room", "bad_settings",
+                     "game_over", "not_your_turn"):
+        assert expected in codes, expected
+
+
+def test_every_raised_error_is_translated_in_every_language() -> None:
+    strings = catalog()
+    missing = [
+        (code, lang, sorted(modules))
+        for code, modules in raised_codes().items()
+        for lang in LANGUAGES
+        if not strings[lang].get(f"error.{code}")
+    ]
+    assert missing == []
+
+
+def test_translations_differ_from_english_and_keep_its_fields() -> None:
+    strings = catalog()
+    for code in raised_codes():
+        english = strings["en"][f"error.{code}"]
+        for lang in ("de", "uk"):
+            text = strings[lang][f"error.{code}"]
+            assert text != english, (code, lang)
+            assert fields(text) == fields(english), (code, lang)
+
+
+def test_a_message_names_what_it_is_about_in_every_language() -> None:
+    err = RuleError("already_guessed", name="Bohdan")
+    assert all("Bohdan" in err.message(lang) for lang in LANGUAGES)
+    assert "4" in RuleError("incognito.tile_twice", player="Ben", tile=4).message("uk")
