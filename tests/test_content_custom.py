@@ -75,7 +75,7 @@ def test_six_words_names_the_card_in_every_language() -> None:
     assert err.code == "deck_card_size"
     assert err.message("en") == "Card 2: needs exactly 7 words, but has 6."
     assert err.message("de") == "Karte 2: braucht genau 7 Begriffe, hat aber 6."
-    assert err.message("uk") == "Картка 2: потрібно рівно 7 слів, а є 6."
+    assert err.message("uk") == "Карта 2: потрібно рівно 7 слів, а є 6."
 
 
 def test_duplicate_word_within_a_card() -> None:
@@ -192,7 +192,7 @@ def test_command_checks_a_file_in_the_hosts_language(tmp_path: Path, capsys) -> 
     bad = tmp_path / "deck.csv"
     bad.write_text(f"{HEADER}\n1,,{','.join(WORDS[:6])},\n", encoding="utf-8")
     assert main(["custom", str(bad), "--lang", "uk"]) == 1
-    assert capsys.readouterr().err.strip() == "Картка 1: слово 7 порожнє."
+    assert capsys.readouterr().err.strip() == "Карта 1: слово 7 порожнє."
     assert main(["custom", str(DOCS / "custom-deck.csv"), "--export", "json"]) == 0
     assert len(json.loads(capsys.readouterr().out)["cards"]) == 3
 
