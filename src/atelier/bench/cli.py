@@ -1,9 +1,11 @@
 """``atelier bench ink``: many rooms of players drawing at once, over real WebSockets.
 
-This process is the load: it starts a real server process (or uses ``--url``),
-creates the rooms, connects every player, and has each one send a batch of
-realistic ink (atelier.ink.synth) every ``--interval`` seconds, as the browser
-does while drawing. Every relayed frame is timed from send to arrival.
+This process starts a real server process (or uses ``--url``) and creates the
+rooms; ``--load-processes`` processes (atelier.bench.load) connect every
+player and have each one send a batch of realistic ink (atelier.ink.synth)
+every ``--interval`` seconds, as the browser does while drawing. Every relayed
+frame is timed from send to arrival. Clients take ink bundles, as the browser
+does, unless ``--single-frames``.
 """
 
 from __future__ import annotations
@@ -11,44 +13,23 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import json
+import multiprocessing
 import os
-import resource
 import socket
 import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any
 
 import httpx
-import websockets
 
+from atelier.bench import load
+from atelier.bench.load import Counts, Job
 from atelier.ink.codec import decode_batch
 from atelier.ink.synth import DEVICES, record
-
-COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
-
-
-@dataclass
-class Tally:
-    sent: dict[tuple[int, bytes], float] = field(default_factory=dict)
-    latencies: list[float] = field(default_factory=list)
-    frames_sent: int = 0
-    frames_received: int = 0
-    payload_sent: int = 0
-    points_sent: int = 0
-    wire_in: int = 0  # bytes clients -> server, WebSocket framing included
-    wire_out: int = 0  # bytes server -> clients, framing included
-    errors: int = 0
-    lost: int = 0
-    measuring: bool = False
-
-
-def ws_frame_bytes(payload: int, masked: bool) -> int:
-    """Bytes of one binary WebSocket frame on the wire (RFC 6455 header + payload)."""
-    header = 2 + (2 if 126 <= payload < 65536 else 8 if payload >= 65536 else 0)
-    return header + (4 if masked else 0) + payload
 
 
 def free_port() -> int:
@@ -71,73 +52,19 @@ def proc_rss_mib(pid: int) -> float:
     return 0.0
 
 
+def receive(pipe: Connection, timeout: float) -> tuple[str, Any]:
+    """A load process's next report, or ("failed", why) if it says nothing in time."""
+    if not pipe.poll(timeout):
+        return ("failed", f"no answer in {timeout:.0f} s")
+    reply: tuple[str, Any] = pipe.recv()
+    return reply
+
+
 def percentile(values: list[float], q: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
-
-
-async def player(url: str, code: str, room: int, seat_hint: int, batches: list[bytes],
-                 points: list[int], tally: Tally, start: asyncio.Event, stop: asyncio.Event,
-                 ready: list[int], interval: float) -> None:
-    async with websockets.connect(f"{url}/ws/{code}", max_size=2**20, compression=None,
-                                  ping_interval=None) as ws:
-        await ws.send(json.dumps({"t": "hello", "v": 1, "token": None, "lang": "en"}))
-        await ws.send(json.dumps({"t": "join", "name": f"P{seat_hint}",
-                                  "colour": COLOURS[seat_hint]}))
-        seat = -1
-
-        async def reader() -> None:
-            try:
-                await read()
-            except websockets.ConnectionClosed:
-                tally.lost += 1
-
-        async def read() -> None:
-            nonlocal seat
-            async for raw in ws:
-                now = time.perf_counter()
-                if isinstance(raw, bytes):
-                    t0 = tally.sent.get((room, raw))
-                    if tally.measuring and t0 is not None:
-                        tally.latencies.append(now - t0)
-                        tally.frames_received += 1
-                        tally.wire_out += ws_frame_bytes(len(raw), masked=False)
-                    continue
-                msg = json.loads(raw)
-                if msg["t"] == "state" and msg["you"]["seat"] is not None:
-                    seat = msg["you"]["seat"]
-                elif msg["t"] == "joined":
-                    ready[0] += 1
-                elif msg["t"] == "error":
-                    tally.errors += 1
-
-        task = asyncio.create_task(reader())
-        await start.wait()
-        if seat_hint == 0:
-            await ws.send(json.dumps({"t": "start"}))
-        while seat < 0 and not stop.is_set():
-            await asyncio.sleep(0.01)
-        prefix = bytes([seat])
-        i = 0
-        next_at = time.perf_counter() + interval * (seat_hint / 6)
-        while not stop.is_set() and not task.done():
-            data = batches[i % len(batches)]
-            tally.sent[(room, prefix + data)] = time.perf_counter()
-            await ws.send(data)
-            if tally.measuring:
-                tally.frames_sent += 1
-                tally.payload_sent += len(data)
-                tally.points_sent += points[i % len(batches)]
-                tally.wire_in += ws_frame_bytes(len(data), masked=True)
-            i += 1
-            # a hand does not draw faster to catch up after a stall
-            next_at = max(next_at + interval, time.perf_counter())
-            await asyncio.sleep(max(0.0, next_at - time.perf_counter()))
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await task
 
 
 async def run_ink(args: argparse.Namespace) -> int:
@@ -154,6 +81,7 @@ async def run_ink(args: argparse.Namespace) -> int:
              "--extra-game", "atelier.bench.sketch:GAME"],
             stdout=subprocess.DEVNULL,
         )
+    workers: list[tuple[BaseProcess, Connection]] = []
     try:
         async with httpx.AsyncClient(timeout=10) as http:
             for _ in range(400):
@@ -168,64 +96,70 @@ async def run_ink(args: argparse.Namespace) -> int:
                                        json={"game": args.game, "settings": {}})
                 made.raise_for_status()
                 codes.append(made.json()["code"])
-        ws_base = base.replace("http", "ws", 1)
         drawings = [record(DEVICES[k % len(DEVICES)], 200, seed=k).batches for k in range(12)]
         counts = [[decode_batch(b).points for b in d] for d in drawings]
-        tally = Tally()
-        start, stop = asyncio.Event(), asyncio.Event()
-        ready = [0]
-        tasks = []
-        for r, code in enumerate(codes):
-            for s in range(args.players):
-                k = (r * args.players + s) % len(drawings)
-                tasks.append(asyncio.create_task(player(
-                    ws_base, code, r, s, drawings[k], counts[k], tally, start, stop, ready,
-                    args.interval)))
-                if s == 0:
-                    await asyncio.sleep(0.02)  # the first to join is the host
-            await asyncio.sleep(0.005)  # do not open hundreds of sockets in one instant
-        while ready[0] < len(tasks):
-            await asyncio.sleep(0.05)
-            if any(t.done() for t in tasks):
-                for t in tasks:
-                    if t.done() and t.exception():
-                        raise t.exception()  # type: ignore[misc]
-        start.set()  # every room's host starts it; then everyone draws
-        await asyncio.sleep(1.5)  # warm up
+        ctx = multiprocessing.get_context("spawn")
+        n_proc = max(1, min(args.load_processes, args.rooms))
+        for w in range(n_proc):
+            mine, theirs = ctx.Pipe()
+            job = Job(base.replace("http", "ws", 1), list(enumerate(codes))[w::n_proc],
+                      args.players, args.interval, drawings, counts, not args.single_frames)
+            worker: BaseProcess = ctx.Process(target=load.run, args=(theirs, job), daemon=True)
+            worker.start()
+            workers.append((worker, mine))
+        loop = asyncio.get_running_loop()
+        for _, pipe in workers:
+            reply = await loop.run_in_executor(None, receive, pipe, 300.0)
+            if reply[0] != "ready":
+                raise RuntimeError(f"a load process failed: {reply[1]}")
+        start = time.monotonic() + 0.2
+        t0 = start + 1.5  # warm up
+        t1 = t0 + args.seconds
+        for _, pipe in workers:
+            pipe.send(("go", start, t0, t1))
+        await asyncio.sleep(max(0.0, t0 - time.monotonic()))
         cpu0 = proc_cpu_seconds(server.pid) if server else 0.0
-        me0 = resource.getrusage(resource.RUSAGE_SELF)
-        t0 = time.perf_counter()
-        tally.measuring = True
-        await asyncio.sleep(args.seconds)
-        tally.measuring = False
-        wall = time.perf_counter() - t0
+        await asyncio.sleep(max(0.0, t1 - time.monotonic()))
         cpu1 = proc_cpu_seconds(server.pid) if server else 0.0
-        me1 = resource.getrusage(resource.RUSAGE_SELF)
         rss_after = proc_rss_mib(server.pid) if server else 0.0
-        stop.set()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        results = []
+        for _, pipe in workers:
+            reply = await loop.run_in_executor(None, receive, pipe, 60.0)
+            if reply[0] != "done":
+                raise RuntimeError(f"a load process failed: {reply[1]}")
+            results.append(reply[1])
     finally:
+        for proc, _ in workers:
+            proc.join(10)
+            if proc.is_alive():
+                proc.terminate()
         if server is not None:
             server.terminate()
             server.wait(10)
         tmp.cleanup()
-    report(args, tally, wall, cpu1 - cpu0, rss_before, rss_after, server is not None,
-           (me1.ru_utime + me1.ru_stime) - (me0.ru_utime + me0.ru_stime))
-    return 0 if tally.frames_received else 1
+    total = load.merge(results)
+    report(args, total, t1 - t0, cpu1 - cpu0, rss_before, rss_after, server is not None,
+           n_proc)
+    return 0 if total.frames_received else 1
 
 
-def report(args: argparse.Namespace, t: Tally, wall: float, cpu: float, rss0: float,
-           rss1: float, own_server: bool, load_cpu: float) -> None:
-    lat = [x * 1000 for x in t.latencies]
+def report(args: argparse.Namespace, t: Counts, wall: float, cpu: float, rss0: float,
+           rss1: float, own_server: bool, n_proc: int) -> None:
+    lat = [x / 1000 for x in t.latencies]
     copies = max(1, t.frames_received)
+    how = "single frames" if args.single_frames else "bundles"
     lines = [
         f"ink benchmark: {args.rooms} rooms x {args.players} players, a batch every "
-        f"{args.interval * 1000:.0f} ms per player, measured over {wall:.1f} s",
+        f"{args.interval * 1000:.0f} ms per player, ink out as {how}, "
+        f"measured over {wall:.1f} s",
         f"stroke delivery latency ms: p50 {percentile(lat, 50):.1f}  "
         f"p95 {percentile(lat, 95):.1f}  p99 {percentile(lat, 99):.1f}  "
         f"max {max(lat) if lat else float('nan'):.1f}",
         f"messages per second: in {t.frames_sent / wall:.0f}  out {t.frames_received / wall:.0f}"
-        f"  (errors {t.errors}, connections lost {t.lost})",
+        f"  (errors {t.errors}, connections lost {t.lost}; "
+        f"{t.seated_at_start} of {t.players} players drawing when measuring began)",
+        f"WebSocket messages per second out: {t.messages_received / wall:.0f} "
+        f"({t.frames_received / max(1, t.messages_received):.1f} frames each)",
         f"points per second drawn: {t.points_sent / wall:.0f}",
         f"bytes per point: payload {t.payload_sent / max(1, t.points_sent):.2f}  "
         f"on the wire with WebSocket framing: in {t.wire_in / max(1, t.points_sent):.2f}  "
@@ -237,8 +171,8 @@ def report(args: argparse.Namespace, t: Tally, wall: float, cpu: float, rss0: fl
             f"({1000 * cpu / wall / args.rooms:.1f} ms per second per room); "
             f"RSS {rss1:.0f} MiB ({(rss1 - rss0) / args.rooms * 1024:.0f} KiB per room)"
         )
-    lines.append(f"load process CPU: {100 * load_cpu / wall:.0f}% of one core "
-                 f"(on {os.cpu_count()} cores shared with the server)")
+    lines.append(f"load CPU: {100 * t.cpu / wall:.0f}% of one core in {n_proc} process"
+                 f"{'es' if n_proc > 1 else ''} (on {os.cpu_count()} cores shared with the server)")
     print("\n".join(lines))
 
 
@@ -252,6 +186,10 @@ def main(argv: list[str]) -> int:
     ink.add_argument("--interval", type=float, default=0.05,
                      help="seconds between a player's batches (the browser sends every 50 ms)")
     ink.add_argument("--url", help="use a running server (started with the sketch game)")
+    ink.add_argument("--load-processes", type=int, default=2,
+                     help="processes generating the load (default 2)")
+    ink.add_argument("--single-frames", action="store_true",
+                     help="clients take one ink frame per message (as before ink bundles)")
     ink.add_argument("--game", default="sketch", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     try:

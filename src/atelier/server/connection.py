@@ -3,6 +3,13 @@
 Sending never blocks the room: messages go to a bounded queue that a writer
 task drains. A client too slow to keep up is closed (it reconnects and gets a
 full sync) rather than holding everyone else back.
+
+A connection that asked for ink bundles (``?ink=bundles``, docs/protocol.md)
+gets its binary ink frames gathered for up to ``BUNDLE_SECONDS`` and sent as
+one message: with six players drawing, each socket would otherwise carry a
+hundred tiny messages a second, and every message costs the server (and the
+phone) far more than its bytes. Text messages flush the gathered ink first,
+so the order of everything a client receives is unchanged.
 """
 
 from __future__ import annotations
@@ -17,12 +24,49 @@ from atelier.server.limits import Limits
 
 QUEUE_SIZE = 1024
 CLOSE_TOO_SLOW = 1013
+BUNDLE_SECONDS = 0.02
+"""How long ink waits for company: a fifth of the 100 ms delivery budget."""
+BUNDLE_MAX_BYTES = 32 * 1024
+"""A bundle this large goes at once (a sync of a long drawing is split)."""
 
 Outgoing = str | bytes | tuple[int, str]  # (code, reason) closes
 
 
+class _Bundler:
+    """Flushes every connection's gathered ink on one shared timer, so a busy
+    server wakes once per interval rather than once per connection."""
+
+    def __init__(self) -> None:
+        self.waiting: set[Connection] = set()
+        self.timer: asyncio.TimerHandle | None = None
+
+    def add(self, conn: Connection) -> None:
+        self.waiting.add(conn)
+        if self.timer is None:
+            self.timer = asyncio.get_running_loop().call_later(BUNDLE_SECONDS, self.flush)
+
+    def flush(self) -> None:
+        self.timer = None
+        waiting, self.waiting = self.waiting, set()
+        for conn in waiting:
+            conn.flush_ink()
+
+
+_bundlers: dict[asyncio.AbstractEventLoop, _Bundler] = {}
+
+
+def _bundler() -> _Bundler:
+    loop = asyncio.get_running_loop()
+    found = _bundlers.get(loop)
+    if found is None:
+        # one per event loop (tests run several loops in one process)
+        _bundlers.clear()
+        found = _bundlers[loop] = _Bundler()
+    return found
+
+
 class Connection:
-    def __init__(self, ws: WebSocket, lang: str = "en") -> None:
+    def __init__(self, ws: WebSocket, lang: str = "en", bundles: bool = False) -> None:
         self.ws = ws
         self.lang = lang
         self.player_id: str | None = None
@@ -33,10 +77,37 @@ class Connection:
         self.closing = False
         self.queue: asyncio.Queue[Outgoing] = asyncio.Queue(QUEUE_SIZE)
         self.bytes_sent = 0
+        self.bundles = bundles
+        self._ink: list[bytes] = []  # length prefixes and frames, alternating
+        self._ink_bytes = 0
 
     def send(self, message: Outgoing) -> None:
         if self.closing:
             return
+        if self.bundles:
+            if isinstance(message, bytes):
+                self._gather(message)
+                return
+            if self._ink:
+                self.flush_ink()
+        self._put(message)
+
+    def _gather(self, frame: bytes) -> None:
+        if not self._ink:
+            _bundler().add(self)
+        self._ink += (len(frame).to_bytes(2, "big"), frame)
+        self._ink_bytes += 2 + len(frame)
+        if self._ink_bytes >= BUNDLE_MAX_BYTES:
+            self.flush_ink()
+
+    def flush_ink(self) -> None:
+        """Queue the gathered ink as one bundle (the shared timer calls this too)."""
+        if self._ink and not self.closing:
+            self._put(b"".join(self._ink))
+        self._ink.clear()
+        self._ink_bytes = 0
+
+    def _put(self, message: Outgoing) -> None:
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:

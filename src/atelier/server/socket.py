@@ -44,7 +44,8 @@ class Session:
         self.rooms = rooms
         self.ws = ws
         self.code = code
-        self.conn = Connection(ws)
+        # ?ink=bundles: this client reads several ink frames per message
+        self.conn = Connection(ws, bundles=ws.query_params.get("ink") == "bundles")
         self.room: LiveRoom | None = None
 
     def error(self, err: RuleError, msg_id: int | None = None) -> None:
