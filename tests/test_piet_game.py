@@ -81,7 +81,7 @@ def test_a_game_against_the_computer_runs_to_its_end() -> None:
     assert result["finisher"] in (0, 1) and GAME.view(state, 0)["legal_moves"] == []
 
 
-@pytest.mark.parametrize("level", ["random", "greedy", "easy", "medium", "hard"])
+@pytest.mark.parametrize("level", ["random", "greedy", "easy", "medium", "hard", "rollout"])
 def test_every_level_answers_a_legal_move_deterministically(level: str) -> None:
     state = new_game()
     move = ai_move(state, level, 42, budget=200 if level == "medium" else 12)

@@ -5,9 +5,11 @@ visited positions or played-out games rather than clock time, so the same
 position always gets the same answer (and a replayed game replays exactly).
 
 Medium is a shallow negamax alpha-beta search with a transposition table and
-moves ordered by points. Hard plays its best candidates out to the end of the
-game and keeps the one with the best mean final margin (see docs/piet.md for
-why, and for the measured strength).
+moves ordered by points. Hard searches the rest of the game exactly once it is
+small enough (endgame.py); before that it plays its best candidates out to the
+end of the game and keeps the one with the best mean final margin, which is
+all the previous hard did (kept as the named engine ``rollout``). See
+docs/piet.md for why, and for the measured strength.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from atelier.games.piet.board import (
     chain_score,
     move_score,
 )
+from atelier.games.piet.endgame import solve
 from atelier.games.piet.rules import (
     FILLING,
     OVER,
@@ -40,7 +43,7 @@ from atelier.games.piet.rules import (
     play,
 )
 
-LEVELS = ("random", "greedy", "easy", "medium", "hard")
+LEVELS = ("random", "greedy", "easy", "medium", "hard", "rollout")
 COMPUTER_LEVELS = ("easy", "medium", "hard")
 WIN = 1000.0
 INF = float("inf")
@@ -338,7 +341,29 @@ class Rollouts:
         return kids[best][0]
 
 
-DEFAULT_BUDGET = {"medium": 1500, "hard": 60}
+DEFAULT_BUDGET = {"medium": 1500, "hard": 60, "rollout": 60}
+ENDGAME_BUDGET = 30_000
+"""Positions the exact search may visit (about a second in Python) before hard
+falls back to rollouts."""
+
+
+def _empties(state: State) -> int:
+    return sum(16 - (c[0] | c[1] | c[2]).bit_count() for c in state.canvases)
+
+
+def endgame_in_reach(state: State) -> bool:
+    """Whether the exact search is worth trying: no brushes left, and the
+    game ends in this painting phase or the next one. Measured: a painting
+    phase that must end the game (each move places a piece, so it does when
+    the palette holds at least one piece fewer than the empty canvas cells)
+    takes a few thousand positions; the filling phase before it up to some
+    twenty thousand once three of its nine pieces are down."""
+    if state.brushes[0] > 0 or state.brushes[1] > 0 or state.phase == OVER:
+        return False
+    pieces = (state.palette[0] | state.palette[1] | state.palette[2]).bit_count()
+    if state.phase == PAINTING:
+        return pieces >= _empties(state) - 1
+    return _empties(state) <= 10 and pieces >= 3
 
 
 def _threat(state: State, opponent: int) -> float:
@@ -389,8 +414,12 @@ def choose_move(state: State, level: str, seed: int, budget: int | None = None) 
         move = Search(nodes, beam=(0, 6, 4), weights=Weights(hooks=0.0, race=0.0),
                       max_depth=2).best_move(state, rng)
     else:
+        solved = solve(state, ENDGAME_BUDGET) if level == "hard" and endgame_in_reach(
+            state) else None
+        if solved is not None:
+            return solved[1]
         move = Rollouts(nodes).best_move(state, rng)
-    if isinstance(move, Paint) and level == "hard" and state.brushes_on:
+    if isinstance(move, Paint) and state.brushes_on:
         move = _with_brush(state, move)
     return move
 
