@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import contextlib
 import random
+from collections.abc import Callable
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from atelier.ink import codec
 from atelier.ink.codec import (
     CANVAS_SIZE,
     MARGIN,
@@ -18,6 +20,7 @@ from atelier.ink.codec import (
     Begin,
     Clear,
     End,
+    InkBatch,
     InkError,
     Op,
     Points,
@@ -212,3 +215,52 @@ def test_a_continuation_is_checked_against_its_unknown_start() -> None:
     assert err.value.code == "ink_out_of_bounds"
     ok = Points(tuple(v for _ in range(50) for v in (rng.randint(-9, 9), 3, 8, 0)))
     assert decode_batch(encode_batch([ok])).ops == (ok,)
+
+
+def _outcome(data: bytes, decode: Callable[[bytes], InkBatch]) -> object:
+    try:
+        return decode(data)
+    except InkError as err:
+        return (err.code, err.params)
+
+
+def _exact(data: bytes) -> InkBatch:
+    return codec._decode_exact(data)
+
+
+@given(batches(), st.data())
+@settings(max_examples=400, deadline=None)
+def test_the_fast_decoder_agrees_with_the_exact_one(ops: list[Op], data: st.DataObject) -> None:
+    """Valid, bit-flipped, cut and lengthened batches: the same ops or the same
+    error, whichever path decode_batch takes."""
+    good = encode_batch(ops)
+    damaged = bytearray(good)
+    for _ in range(data.draw(st.integers(1, 3))):
+        i = data.draw(st.integers(1, len(damaged) - 1)) if len(damaged) > 1 else 0
+        damaged[i] ^= 1 << data.draw(st.integers(0, 7))
+    cut = data.draw(st.integers(1, len(good)))
+    extra = data.draw(st.binary(max_size=3))
+    for candidate in (good, bytes(damaged), good[:cut], good + extra):
+        assert _outcome(candidate, decode_batch) == _outcome(candidate, _exact)
+
+
+@given(st.binary(min_size=1, max_size=60))
+@settings(max_examples=1000, deadline=None)
+def test_the_fast_decoder_agrees_on_random_bytes(body: bytes) -> None:
+    data = b"\x01" + body
+    assert _outcome(data, decode_batch) == _outcome(data, _exact)
+
+
+def test_the_fast_decoder_takes_nearly_every_real_batch() -> None:
+    """A speed property without a clock: the exact path is only for the odd
+    long code (and errors)."""
+    real = [b for i, d in enumerate(DEVICES) for b in record(d, 30, seed=i).batches]
+    doubted = 0
+    for data in real:
+        try:
+            fast = codec._decode_fast(data)[0]
+        except codec._Doubt:
+            doubted += 1
+        else:
+            assert fast == _exact(data)
+    assert doubted < len(real) / 20

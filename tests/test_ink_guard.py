@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from atelier.ink.codec import (
     CANVAS_SIZE,
@@ -106,3 +108,46 @@ def test_the_guard_is_rebuilt_from_stored_batches() -> None:
     guard = InkGuard.from_batches(open_stroke)
     assert guard.open
     assert _refused(guard, encode_batch([Begin("pen", 20, 10, 10, 9)])) == "ink_stroke_open"
+
+
+def _state(guard: InkGuard) -> tuple[object, ...]:
+    seen = (guard.open, guard.strokes)
+    if guard.open:  # a closed stroke's last point no longer matters
+        seen += (guard.x, guard.y, guard.t, guard.p, guard.count, guard.pressure)
+    return seen
+
+
+def _outcome(guard: InkGuard, data: bytes | bytearray, allowed: frozenset[str] | None) -> object:
+    try:
+        return guard.check(data, allowed)  # type: ignore[arg-type]
+    except InkError as err:
+        return (err.code, err.params)
+
+
+_DRAWINGS = [record(d, 8, seed=i).batches for i, d in enumerate(DEVICES)]
+
+
+@given(st.data())
+@settings(max_examples=150, deadline=None)
+def test_the_one_pass_check_agrees_with_the_exact_one(data: st.DataObject) -> None:
+    """Real drawings, some batches damaged, moved off the canvas or with a
+    tool that is not allowed: the fast path (bytes) and the exact path (any
+    other buffer) accept, refuse and remember the same."""
+    batches = data.draw(st.sampled_from(_DRAWINGS))
+    fast, exact = InkGuard(), InkGuard()
+    for good in batches[: data.draw(st.integers(1, len(batches)))]:
+        candidate = bytearray(good)
+        how = data.draw(st.sampled_from(["as is", "as is", "flip", "cut", "shift"]))
+        if how == "flip" and len(candidate) > 1:
+            i = data.draw(st.integers(1, len(candidate) - 1))
+            candidate[i] ^= 1 << data.draw(st.integers(0, 7))
+        elif how == "cut":
+            candidate = candidate[: data.draw(st.integers(1, len(candidate)))]
+        elif how == "shift":  # a continued stroke far off the canvas
+            far = encode_batch([Points((CANVAS_SIZE + MARGIN, 0, 5, 0))])
+            candidate = bytearray(far)
+        allowed = data.draw(st.sampled_from([None, PEN, ALL, frozenset({"pen", "undo"})]))
+        got = _outcome(fast, bytes(candidate), allowed)
+        want = _outcome(exact, candidate, allowed)
+        assert got == want, (bytes(candidate).hex(), got, want)
+        assert _state(fast) == _state(exact)

@@ -10,19 +10,24 @@ store) a batch the guard refuses; the guard is then unchanged.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from itertools import accumulate
 
 from atelier.ink.codec import (
     CANVAS_SIZE,
     MARGIN,
+    MAX_BATCH_BYTES,
     MAX_POINTS_PER_STROKE,
     MAX_PRESSURE,
     MAX_STROKES_PER_DRAWING,
     MAX_TIME_MS,
+    VERSION,
     Begin,
     End,
     InkBatch,
     InkError,
     Points,
+    _decode_fast,
+    _Doubt,
     decode_batch,
 )
 
@@ -50,6 +55,26 @@ class InkGuard:
     def check(self, data: bytes, allowed: frozenset[str] | None = None) -> InkBatch:
         """The decoded batch, if it fits the drawing and uses only ``allowed``
         tools (of pen, eraser, undo, clear); else InkError and no change."""
+        if type(data) is bytes and 1 < len(data) <= MAX_BATCH_BYTES and data[0] == VERSION:
+            # The common case in one pass (the decoder checks the points
+            # against where the open stroke really is); anything the fast
+            # path is unsure of takes the exact path below, which names the error.
+            start = False if not self.open else (
+                self.x, self.y, self.t, self.p, self.count, self.pressure)
+            try:
+                batch, after = _decode_fast(data, start)
+            except _Doubt:
+                pass
+            else:
+                if (self.strokes + batch.strokes_begun <= MAX_STROKES_PER_DRAWING
+                        and (allowed is None or batch.tools <= allowed)):
+                    self.strokes += batch.strokes_begun
+                    if after is None:
+                        self.open = False
+                    else:
+                        self.open = True
+                        self.x, self.y, self.t, self.p, self.count, self.pressure = after
+                    return batch
         batch = decode_batch(data)
         if allowed is not None:
             for tool in ("pen", "eraser", "undo", "clear"):
@@ -66,15 +91,16 @@ class InkGuard:
                 if op.pressure != pressure:
                     raise InkError("ink_malformed")
                 d = op.deltas
-                for i in range(0, len(d), 4):
-                    x += d[i]
-                    y += d[i + 1]
-                    t += d[i + 2]
-                    p += d[i + 3]
-                    if not (_LOW <= x < _HIGH and _LOW <= y < _HIGH):
-                        raise InkError("ink_out_of_bounds")
-                    if not 0 <= p <= MAX_PRESSURE:
-                        raise InkError("ink_malformed")
+                # the whole run at C speed; the point-by-point loop only to
+                # name the first point that breaks a rule
+                xs = list(accumulate(d[0::4], initial=x))
+                ys = list(accumulate(d[1::4], initial=y))
+                ps = list(accumulate(d[3::4], initial=p)) if pressure else [p]
+                if not (min(xs) >= _LOW and max(xs) < _HIGH and min(ys) >= _LOW
+                        and max(ys) < _HIGH and min(ps) >= 0 and max(ps) <= MAX_PRESSURE):
+                    _first_bad_point(d, x, y, p)
+                x, y, p = xs[-1], ys[-1], ps[-1]
+                t += sum(d[2::4])
                 count += op.count
                 if count > MAX_POINTS_PER_STROKE:
                     raise InkError("ink_too_many_points", max=MAX_POINTS_PER_STROKE)
@@ -102,3 +128,16 @@ class InkGuard:
         )
         self.strokes += batch.strokes_begun
         return batch
+
+
+def _first_bad_point(d: tuple[int, ...], x: int, y: int, p: int) -> None:
+    """The error of the first point (of deltas ``d`` from x, y, p) off the
+    canvas and its margin, or with pressure out of range."""
+    for i in range(0, len(d), 4):
+        x += d[i]
+        y += d[i + 1]
+        p += d[i + 3]
+        if not (_LOW <= x < _HIGH and _LOW <= y < _HIGH):
+            raise InkError("ink_out_of_bounds")
+        if not 0 <= p <= MAX_PRESSURE:
+            raise InkError("ink_malformed")
