@@ -206,3 +206,58 @@ def test_the_hand_drawn_fixture_covers_the_forgiving_cases(fixtures: dict[str, A
     assert [s.tool for s in strokes] == ["pen", "pen", "eraser", "pen"]
     assert max(strokes[1].xs) > CANVAS_SIZE  # ink may leave the canvas and come back
     assert strokes[3].ps == [63] and len(strokes[3]) == 1  # a dot, with pressure
+
+
+NET_SCRIPT = """
+const net = await import(process.argv[1]);
+const fromHex = (h) => Uint8Array.from(h.match(/../g) ?? [], (b) => parseInt(b, 16));
+const toHex = (u) => Array.from(u, (b) => b.toString(16).padStart(2, "0")).join("");
+const bundles = JSON.parse(require("fs").readFileSync(0, "utf8"));
+console.log(JSON.stringify(bundles.map((h) => {
+  const frames = [];
+  net.splitBundle(fromHex(h), (seat, batch) => frames.push([seat, toHex(batch)]));
+  return frames;
+})));
+"""
+
+
+def _server_bundles(frames: list[bytes]) -> list[bytes]:
+    """What the server's connection sends for these frames, bundled."""
+    import asyncio
+
+    from atelier.server import connection
+
+    async def run() -> list[bytes]:
+        conn = connection.Connection(None, bundles=True)  # type: ignore[arg-type]
+        for frame in frames:
+            conn.send(frame)
+        conn.flush_ink()
+        out = []
+        while not conn.queue.empty():
+            item = conn.queue.get_nowait()
+            assert isinstance(item, bytes)
+            out.append(item)
+        return out
+
+    return asyncio.run(run())
+
+
+def test_the_browser_reads_every_frame_of_the_servers_bundles() -> None:
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    drawings = [record(d, 40, seed=i).batches for i, d in enumerate(DEVICES)]
+    frames = [bytes([seat % 6]) + b for seat, batches in enumerate(drawings) for b in batches]
+    bundles = _server_bundles(frames)
+    assert len(bundles) > 1  # large ones are split
+    one = _server_bundles(frames[:1])
+    result = subprocess.run(
+        ["node", "--input-type=commonjs", "-e", f"(async () => {{ {NET_SCRIPT} }})()",
+         str(WEB_INK.parent / "net.js")],
+        input=json.dumps([b.hex() for b in [*bundles, *one, b"\x00\x05\x01"]]),
+        capture_output=True, text=True, check=True, timeout=60,
+    )
+    parsed = json.loads(result.stdout)
+    got = [bytes([seat]) + bytes.fromhex(batch) for bundle in parsed[:-2] for seat, batch in bundle]
+    assert got == frames, "every frame, in order, with its seat"
+    assert [bytes([s]) + bytes.fromhex(b) for s, b in parsed[-2]] == frames[:1]
+    assert parsed[-1] == []  # a truncated entry is dropped, not misread

@@ -115,3 +115,52 @@ async def test_drawings_over_http_only_once_public(server: ServerProcess,
     listing = httpx.get(f"{server.http}/api/rooms/{code}/drawings").json()["drawings"]
     assert listing == [{"key": "round-1", "seat": 0, "batches": len(batches), "strokes": 3}]
     assert httpx.get(url.replace("/0", "/1") + ".png").status_code == 404
+
+
+def split_bundle(data: bytes) -> list[bytes]:
+    """The frames ([seat][batch]) of one ink bundle (docs/protocol.md)."""
+    frames, i = [], 0
+    while i < len(data):
+        (size,) = struct.unpack(">H", data[i:i + 2])
+        frames.append(data[i + 2:i + 2 + size])
+        i += 2 + size
+    assert i == len(data)
+    return frames
+
+
+async def test_bundles_carry_the_same_frames_in_order(
+    server: ServerProcess, clients: list[Client]
+) -> None:
+    code, (ann, _bob) = await seated_room(clients, server)
+    bundled = await open_client(clients, server, f"{code}?ink=bundles", token=ann.token)
+    single = await open_client(clients, server, code, token=ann.token)
+    for c in (bundled, single):
+        await c.expect("ink_sync")
+    batches = record(DEVICES[1], 4, seed=7).batches[:40]
+    for b in batches:
+        await ann.send(b)
+    assert (await ann.request({"t": "ping"}))["t"] == "ack"
+    want = [bytes([0]) + b for b in batches]
+    assert [await single.expect("bin") for _ in want] == want
+    got: list[bytes] = []
+    messages = 0
+    while len(got) < len(want):
+        got += split_bundle(await bundled.expect("bin"))
+        messages += 1
+    assert got == want
+    assert messages < len(want)  # frames sent together share a message
+    # a state change flushes the ink before it, so order is kept across kinds
+    await ann.send(batches[0][:1] + b"\xc0")  # an End: closes the open stroke
+    assert (await ann.request({"t": "act", "action": {"type": "note", "text": "x"}}))["t"] == "ack"
+    await bundled.state(lambda m: m["game"]["notes"] == 1)
+    kinds = ["bin" if isinstance(m, bytes) else m["t"] for m in bundled.log]
+    last_bin = len(kinds) - 1 - kinds[::-1].index("bin")
+    assert split_bundle(bundled.log[last_bin]) == [bytes([0, 1, 0xC0])]
+    assert kinds[last_bin + 1 :] == ["state"], "the End came before the note's state"
+    # a reconnecting client with bundles gets the whole drawing back, in order
+    back = await open_client(clients, server, f"{code}?ink=bundles", token=ann.token)
+    await back.expect("ink_sync")
+    got = []
+    while len(got) < len(want) + 1:
+        got += split_bundle(await back.expect("bin"))
+    assert got == [*want, bytes([0, 1, 0xC0])]

@@ -3,6 +3,20 @@
 
 const PROTOCOL_VERSION = 1;
 
+// Each binary message is an ink bundle (we ask for them with ?ink=bundles):
+// entries of [length u16 BE][seat u8][batch], length counting seat and batch.
+// Calls onFrame(seat, batch) for each; a truncated entry ends the bundle.
+export function splitBundle(bytes, onFrame) {
+  let i = 0;
+  while (i + 2 <= bytes.length) {
+    const size = (bytes[i] << 8) | bytes[i + 1];
+    const end = i + 2 + size;
+    if (size < 1 || end > bytes.length) return;
+    onFrame(bytes[i + 2], bytes.subarray(i + 3, end));
+    i = end;
+  }
+}
+
 export function tokenKey(code) {
   return `atelier.token.${code.toUpperCase()}`;
 }
@@ -34,7 +48,7 @@ export class RoomConnection {
   connect() {
     this.stopped = false;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
-    const socket = new WebSocket(`${scheme}://${location.host}/ws/${this.code}`);
+    const socket = new WebSocket(`${scheme}://${location.host}/ws/${this.code}?ink=bundles`);
     socket.binaryType = "arraybuffer";
     this.socket = socket;
     this.handlers.status?.("connecting");
@@ -73,8 +87,7 @@ export class RoomConnection {
 
   receive(data) {
     if (data instanceof ArrayBuffer) {
-      const bytes = new Uint8Array(data);
-      if (bytes.length > 0) this.handlers.ink?.(bytes[0], bytes.subarray(1));
+      splitBundle(new Uint8Array(data), (seat, batch) => this.handlers.ink?.(seat, batch));
       return;
     }
     let msg;
