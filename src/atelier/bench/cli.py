@@ -112,7 +112,13 @@ async def run_ink(args: argparse.Namespace) -> int:
             reply = await loop.run_in_executor(None, receive, pipe, 300.0)
             if reply[0] != "ready":
                 raise RuntimeError(f"a load process failed: {reply[1]}")
-        start = time.monotonic() + 0.2
+        for _, pipe in workers:  # everyone joined: the hosts start the rooms
+            pipe.send(("start",))
+        for _, pipe in workers:
+            reply = await loop.run_in_executor(None, receive, pipe, 120.0)
+            if reply[0] != "seated":
+                raise RuntimeError(f"a load process failed: {reply[1]}")
+        start = time.monotonic() + 0.2  # everyone seated: all draw at once
         t0 = start + 1.5  # warm up
         t1 = t0 + args.seconds
         for _, pipe in workers:

@@ -174,16 +174,19 @@ class LoadProcess:
             await asyncio.sleep(0.005)  # do not open hundreds of sockets in one instant
         await asyncio.gather(*waits)
 
-    async def draw(self, start: float, t0: float, t1: float) -> None:
-        """Start the rooms at ``start``, measure from ``t0`` to ``t1``, then stop."""
-        self.t0, self.t1 = t0, t1
-        await asyncio.sleep(max(0.0, start - time.monotonic()))
+    async def start_rooms(self) -> int:
+        """Every host starts its room; the players seated (within a minute)."""
         for p in self.players:
             if p.hint == 0 and p.client is not None:
                 p.client.send_text(json.dumps({"t": "start"}))
         with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(asyncio.gather(*(p.seated for p in self.players)),
-                                   max(0.1, t0 - time.monotonic()))
+            await asyncio.wait_for(asyncio.gather(*(p.seated for p in self.players)), 60)
+        return sum(p.seat >= 0 for p in self.players)
+
+    async def draw(self, start: float, t0: float, t1: float) -> None:
+        """Draw from ``start``, measure from ``t0`` to ``t1``, then stop."""
+        self.t0, self.t1 = t0, t1
+        await asyncio.sleep(max(0.0, start - time.monotonic()))
         slots: list[list[Player]] = [[] for _ in range(SLOTS)]
         for p in self.players:
             slots[(p.room * self.job.players + p.hint) % SLOTS].append(p)
@@ -227,6 +230,8 @@ async def _serve(pipe: Connection, job: Job) -> None:
         await proc.connect_all()
         pipe.send(("ready", len(proc.players)))
         loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, pipe.recv)
+        pipe.send(("seated", await proc.start_rooms()))
         _, start, t0, t1 = await loop.run_in_executor(None, pipe.recv)
         await proc.draw(start, t0, t1)
     finally:
