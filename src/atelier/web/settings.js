@@ -48,6 +48,8 @@ const HINTS = {
   piet: {
     setup: { type: "select", options: ["beginner", "empty"] },
     brushes: { type: "bool" },
+    // The record has a card of its own in the lobby (web/piet/lobbycard.js).
+    record: { type: "readonly", when: () => false },
     // null (no computer) shows as the first option, "friend".
     opponent: {
       type: "select",
