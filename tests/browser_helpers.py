@@ -9,21 +9,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright
+from playwright.sync_api import Browser, BrowserContext, Page
 
 from atelier.games.core import LoggedAction, Replay
 from atelier.games.registry import get_game
 
 CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
 TIMEOUT_MS = 15_000
-
-
-def launch(pw: Playwright) -> Browser:
-    return pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
 
 
 @dataclass
@@ -216,3 +211,16 @@ def replay_totals(db: str, code: str) -> tuple[list[str], list[int]]:
     state = Replay(settings, seat_names, seed, log).run(game)
     view = game.view(state, None)
     return seat_names, list(view["totals"])
+
+
+def server_view(srv: Any, code: str) -> dict[str, Any]:
+    """The game as the server sends it to a spectator (``srv`` has ``.ws``)."""
+    from websockets.sync.client import connect
+
+    with connect(f"{srv.ws}/ws/{code}") as ws:
+        ws.send(json.dumps({"t": "hello", "v": 1, "token": None, "lang": "en"}))
+        while True:
+            msg = json.loads(ws.recv(timeout=5))
+            if msg["t"] == "state":
+                view: dict[str, Any] = msg["game"]
+                return view

@@ -366,3 +366,22 @@ async def seated_room(opened: list[Client], srv: ServerProcess, n: int = 2,
     for c in players:
         await c.state(lambda m: m["room"]["phase"] != "lobby")
     return code, players
+
+
+# --- a real browser ------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium through Playwright, one per test module."""
+    if not os.path.exists("/usr/bin/chromium"):
+        pytest.skip("Debian's chromium is not installed")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(
+            executable_path="/usr/bin/chromium",
+            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+        )
+        yield b
+        b.close()

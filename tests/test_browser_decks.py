@@ -5,7 +5,6 @@ the summary and downloads the deck; the host removes it."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -13,7 +12,7 @@ import pytest
 
 from atelier.content.custom import parse_deck
 from atelier.i18n import translate
-from browser_helpers import CHROMIUM, join, launch, new_player
+from browser_helpers import CHROMIUM, join, new_player
 
 pytestmark = [
     pytest.mark.browser,
@@ -26,16 +25,6 @@ BROKEN = (
     "1,Pets,cat,dog,hamster,rabbit,parrot,goldfish,tortoise\n"
     "2,Birds,owl,eagle,owl,crow,robin,swan,duck\n"
 )
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = launch(pw)
-        yield b
-        b.close()
 
 
 def test_host_pastes_uploads_and_removes_a_deck(browser: Any, server: Any) -> None:

@@ -5,7 +5,6 @@ Screenshots go to artifacts/ (not committed)."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 from collections.abc import Iterator
@@ -13,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from websockets.sync.client import connect
 
+from browser_helpers import server_view
 from conftest import ServerProcess, free_port
 
 pytestmark = [
@@ -24,7 +23,6 @@ pytestmark = [
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 TIMEOUT_MS = 15_000
 DESKTOP = {"width": 1280, "height": 820}
 PHONE = {"width": 390, "height": 844}
@@ -36,27 +34,6 @@ def ig_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProces
     srv = ServerProcess(free_port(), db, []).start()
     yield srv
     srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-        yield b
-        b.close()
-
-
-def server_view(srv: ServerProcess, code: str) -> dict[str, Any]:
-    """The game as the server shows it to a spectator."""
-    with connect(f"{srv.ws}/ws/{code}") as ws:
-        ws.send(json.dumps({"t": "hello", "v": 1, "token": None, "lang": "en"}))
-        while True:
-            msg = json.loads(ws.recv(timeout=5))
-            if msg["t"] == "state":
-                view: dict[str, Any] = msg["game"]
-                return view
 
 
 def shot(page: Any, name: str) -> None:

@@ -4,28 +4,17 @@ with a free colour, the host's powers, languages, rules, spectators."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from atelier.i18n import translate
-from browser_helpers import CHROMIUM, join, launch, new_player, set_setting
+from browser_helpers import CHROMIUM, join, new_player, set_setting
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium"),
 ]
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = launch(pw)
-        yield b
-        b.close()
 
 
 def test_host_powers_languages_rules_and_spectators(browser: Any, server: Any) -> None:

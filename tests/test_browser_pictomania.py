@@ -6,7 +6,6 @@ page shows must be the engine's, recomputed from the server's log."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -19,7 +18,6 @@ from browser_helpers import (
     guess,
     has_ink,
     join,
-    launch,
     new_player,
     no_overflow,
     replay_totals,
@@ -36,16 +34,6 @@ pytestmark = [
 ]
 
 ROUNDS = 2
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = launch(pw)
-        yield b
-        b.close()
 
 
 def shot(player: Player, name: str) -> None:
@@ -155,7 +143,7 @@ def test_three_browsers_play_a_whole_game(browser: Any, server: Any, edition: st
         )
         # Everyone sees the host's settings; the phone's page is in German.
         assert b.page.inner_text("[data-testid=setting-rounds]") == str(ROUNDS)
-        assert "Mitspielende" in b.page.inner_text("[data-testid=lobby]")
+        assert "Spieler (3)" in b.page.inner_text("[data-testid=lobby]")
         shot(a, f"lobby-{edition}")
         a.click("start-game")
 

@@ -15,8 +15,8 @@ from typing import Any
 
 import httpx
 import pytest
-from websockets.sync.client import connect
 
+from browser_helpers import server_view
 from conftest import ServerProcess, free_port
 
 pytestmark = [
@@ -26,7 +26,6 @@ pytestmark = [
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 TIMEOUT_MS = 20_000
 
 
@@ -36,16 +35,6 @@ def piet_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProc
     srv = ServerProcess(free_port(), db, []).start()
     yield srv
     srv.stop()
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path="/usr/bin/chromium", args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture
@@ -66,17 +55,6 @@ def create_room(srv: ServerProcess, settings: dict[str, Any]) -> str:
     assert r.status_code == 201, r.text
     code: str = r.json()["code"]
     return code
-
-
-def server_view(srv: ServerProcess, code: str) -> dict[str, Any]:
-    """The game as the server sends it to a spectator."""
-    with connect(f"{srv.ws}/ws/{code}") as ws:
-        ws.send(json.dumps({"t": "hello", "v": 1, "token": None, "lang": "en"}))
-        while True:
-            msg = json.loads(ws.recv(timeout=5))
-            if msg["t"] == "state":
-                view: dict[str, Any] = msg["game"]
-                return view
 
 
 def tid(name: str) -> str:

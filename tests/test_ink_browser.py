@@ -38,21 +38,6 @@ def base_url() -> Iterator[str]:
     server.shutdown()
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not os.path.exists(CHROMIUM):
-        pytest.skip("Debian's chromium is not installed")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(
-            executable_path=CHROMIUM,
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-        )
-        yield b
-        b.close()
-
-
 @pytest.fixture
 def page(browser: Any, base_url: str) -> Iterator[Any]:
     context = browser.new_context(viewport={"width": 1100, "height": 800}, device_scale_factor=2)
