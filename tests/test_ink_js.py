@@ -233,8 +233,8 @@ def _server_bundles(frames: list[bytes]) -> list[bytes]:
             conn.send(frame)
         conn.flush_ink()
         out = []
-        while not conn.queue.empty():
-            item = conn.queue.get_nowait()
+        while conn.queue:
+            item = conn.queue.popleft()
             assert isinstance(item, bytes)
             out.append(item)
         return out

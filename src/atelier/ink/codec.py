@@ -418,6 +418,9 @@ def _signed_table(k: int) -> list[int]:
 _TABLES = [_signed_table(k) for k in range(1 << _KXY_BITS)]
 _Pair = tuple[int, int, int]
 _PAIRS: list[list[_Pair | None] | None] = [None] * (1 << _KXY_BITS)
+_PAIR_MAX_K = 4
+"""Larger orders' pair tables would take long to build for the few points
+that could use them."""
 
 
 def _pair_table(k: int) -> list[_Pair | None]:
@@ -426,6 +429,10 @@ def _pair_table(k: int) -> list[_Pair | None]:
     point's x and y, or its time and pressure)."""
     found = _PAIRS[k]
     if found is not None:
+        return found
+    if k > _PAIR_MAX_K:
+        # two codes of order 5 and more rarely fit 16 bits: one at a time
+        found = _PAIRS[k] = [None] * (1 << _TABLE_BITS)
         return found
     codes: list[tuple[int, int, int]] = []  # (code, length, value)
     z = 0

@@ -15,7 +15,7 @@ so the order of everything a client receives is unchanged.
 from __future__ import annotations
 
 import asyncio
-import contextlib
+from collections import deque
 from typing import Any
 
 from starlette.websockets import WebSocket
@@ -75,7 +75,10 @@ class Connection:
         self.ink_key: str | None = None
         self.visible: frozenset[int] = frozenset()
         self.closing = False
-        self.queue: asyncio.Queue[Outgoing] = asyncio.Queue(QUEUE_SIZE)
+        # a deque and one waiting future: asyncio.Queue's bookkeeping cost
+        # more than the sends themselves at thousands of messages a second
+        self.queue: deque[Outgoing] = deque()
+        self._wake: asyncio.Future[None] | None = None
         self.bytes_sent = 0
         self.bundles = bundles
         self._ink: list[bytes] = []  # length prefixes and frames, alternating
@@ -108,14 +111,18 @@ class Connection:
         self._ink_bytes = 0
 
     def _put(self, message: Outgoing) -> None:
-        try:
-            self.queue.put_nowait(message)
-        except asyncio.QueueFull:
+        queue = self.queue
+        if len(queue) >= QUEUE_SIZE:
             self.closing = True
-            with contextlib.suppress(asyncio.QueueFull):
-                # make room for the close itself
-                self.queue.get_nowait()
-                self.queue.put_nowait((CLOSE_TOO_SLOW, "too slow"))
+            # make room for the close itself
+            queue.pop()
+            message = (CLOSE_TOO_SLOW, "too slow")
+        queue.append(message)
+        wake = self._wake
+        if wake is not None:
+            self._wake = None
+            if not wake.done():
+                wake.set_result(None)
 
     def close(self, code: int, reason: str = "") -> None:
         if not self.closing:
@@ -125,9 +132,15 @@ class Connection:
     async def writer(self) -> None:
         """Drain the queue to the socket until a close or a send fails."""
         ws = self.ws
+        queue = self.queue
+        loop = asyncio.get_running_loop()
         try:
             while True:
-                item = await self.queue.get()
+                if not queue:
+                    self._wake = loop.create_future()
+                    await self._wake
+                    continue
+                item = queue.popleft()
                 if isinstance(item, bytes):
                     await ws.send_bytes(item)
                 elif isinstance(item, str):
