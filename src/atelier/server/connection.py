@@ -24,8 +24,9 @@ from atelier.server.limits import Limits
 
 QUEUE_SIZE = 1024
 CLOSE_TOO_SLOW = 1013
-BUNDLE_SECONDS = 0.02
-"""How long ink waits for company: a fifth of the 100 ms delivery budget."""
+BUNDLE_SECONDS = 0.04
+"""How long ink waits for company. Each message sent costs the server tens of
+microseconds (docs/performance.md); 40 ms leaves most of the 100 ms budget."""
 BUNDLE_MAX_BYTES = 32 * 1024
 """A bundle this large goes at once (a sync of a long drawing is split)."""
 
