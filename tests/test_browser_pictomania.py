@@ -14,6 +14,7 @@ import pytest
 from browser_helpers import (
     ARTIFACTS,
     CHROMIUM,
+    INKED_JS,
     Player,
     guess,
     has_ink,
@@ -54,6 +55,16 @@ def play_round(players: list[Player], edition: str, round_no: int, tag: str) -> 
     for p in players:
         p.wait("pm-drawing")
         p.wait("secret-word")
+
+    if round_no == 1:
+        # The toolbar's undo takes a stroke back at once.
+        a_canvas = "[data-testid=my-canvas]"
+        scribble(a, f"{a_canvas} .ink-surface", seed=9, strokes=1)
+        wait_ink(a.page, a_canvas)
+        a.click("tool-undo")
+        a.page.wait_for_function(
+            f"() => !({INKED_JS})(document.querySelector('{a_canvas}'))"
+        )
 
     # Everyone draws; everyone sees every drawing live.
     for i, p in enumerate(players):

@@ -3,6 +3,7 @@
 // reveal.js and gallery.js.
 
 import { InkBoard } from "./board.js";
+import { toolButtons } from "./tools.js";
 import { cardMark, guessChips, wordCards } from "./cards.js";
 import { colourCss, h, replace, stars } from "./dom.js";
 import { lang, t } from "./i18n.js";
@@ -393,53 +394,7 @@ export class PictomaniaScreen {
   }
 
   toolButtons() {
-    const tools = new Set(this.state.ink_tools || []);
-    const current = this.board.tool;
-    const out = [];
-    if (tools.has("pen") && tools.has("eraser")) {
-      for (const tool of ["pen", "eraser"]) {
-        out.push(
-          h(
-            "button",
-            {
-              class: `btn tool ${current === tool ? "selected" : ""}`,
-              type: "button",
-              testid: `tool-${tool}`,
-              "aria-pressed": String(current === tool),
-              title: t(`tool.${tool}`),
-              onclick: () => {
-                this.board.setTool(tool);
-                replace(this.parts.tools, this.toolButtons());
-              },
-            },
-            tool === "pen" ? "✎" : "⌫",
-            h("span", { class: "tool-label" }, t(`tool.${tool}`)),
-          ),
-        );
-      }
-    }
-    if (tools.has("undo")) {
-      out.push(h("button", { class: "btn tool", type: "button", testid: "tool-undo", title: t("tool.undo"), onclick: () => this.board.undo() }, "↶", h("span", { class: "tool-label" }, t("tool.undo"))));
-    }
-    if (tools.has("clear")) {
-      out.push(
-        h(
-          "button",
-          {
-            class: "btn tool",
-            type: "button",
-            testid: "tool-clear",
-            title: t("tool.clear"),
-            onclick: () => {
-              if (confirm(t("tool.clear_confirm"))) this.board.clear();
-            },
-          },
-          "✕",
-          h("span", { class: "tool-label" }, t("tool.clear")),
-        ),
-      );
-    }
-    return out;
+    return toolButtons(this.board, this.state.ink_tools, () => replace(this.parts.tools, this.toolButtons()));
   }
 
   // --- the enlarged drawing: the first tap of a guess -------------------------

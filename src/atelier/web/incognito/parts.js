@@ -3,60 +3,13 @@
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
+import { toolButtons as sharedToolButtons } from "../tools.js";
 
 export const TILES = [1, 2, 3, 4, 5, 6];
 
 // Pen/eraser, undo and clear, as the server's ink_tools allow.
 export function toolButtons(screen, redraw) {
-  const tools = new Set(screen.state.ink_tools || []);
-  const ink = screen.ink;
-  const out = [];
-  if (tools.has("pen") && tools.has("eraser")) {
-    for (const tool of ["pen", "eraser"]) {
-      out.push(
-        h(
-          "button",
-          {
-            class: `btn tool ${ink.tool === tool ? "selected" : ""}`,
-            type: "button",
-            testid: `tool-${tool}`,
-            "aria-pressed": String(ink.tool === tool),
-            title: t(`tool.${tool}`),
-            onclick: () => {
-              ink.setTool(tool);
-              redraw();
-            },
-          },
-          tool === "pen" ? "✎" : "⌫",
-          h("span", { class: "tool-label" }, t(`tool.${tool}`)),
-        ),
-      );
-    }
-  }
-  if (tools.has("undo")) {
-    out.push(
-      h("button", { class: "btn tool", type: "button", testid: "tool-undo", title: t("tool.undo"), onclick: () => ink.undo() }, "↶", h("span", { class: "tool-label" }, t("tool.undo"))),
-    );
-  }
-  if (tools.has("clear")) {
-    out.push(
-      h(
-        "button",
-        {
-          class: "btn tool",
-          type: "button",
-          testid: "tool-clear",
-          title: t("tool.clear"),
-          onclick: () => {
-            if (confirm(t("tool.clear_confirm"))) ink.clear();
-          },
-        },
-        "✕",
-        h("span", { class: "tool-label" }, t("tool.clear")),
-      ),
-    );
-  }
-  return out;
+  return sharedToolButtons(screen.ink, screen.state.ink_tools, redraw);
 }
 
 // The six words on their numbered tiles. options: {mine: tile of my word,
