@@ -1,6 +1,8 @@
 // Every canvas of the current drawing key: one InkSurface per place a
-// drawing is shown (tile, enlarged view, reveal), all fed from one log of
-// batches per seat, so a view opened late replays what came before.
+// drawing is shown (tile, enlarged view, vote, reveal), all fed from one log
+// of batches per seat, so a view opened late replays what came before.
+// Both drawing games use it; Incognito simply receives others' batches only
+// once the drawings are turned over.
 
 import { InkSurface, InkViewer } from "./ink/surface.js";
 
@@ -19,8 +21,11 @@ export class InkBoard {
   }
 
   destroy() {
-    for (const set of this.views.values()) for (const v of set) v.surface.destroy();
-    this.views.clear();
+    this.releaseViews();
+    this.releaseOwn();
+  }
+
+  releaseOwn() {
     this.own?.surface.destroy();
     this.own = null;
   }

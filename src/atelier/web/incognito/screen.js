@@ -5,7 +5,7 @@
 import { colourCss, h } from "../dom.js";
 import { lang, t } from "../i18n.js";
 import { serverNow } from "../clock.js";
-import { RoundInk } from "./ink.js";
+import { InkBoard } from "../board.js";
 import { DrawingPhase } from "./drawing.js";
 import { VotingPhase } from "./voting.js";
 import { RoundReveal } from "./reveal.js";
@@ -28,7 +28,7 @@ export class IncognitoScreen {
   constructor(room) {
     ensureStyles();
     this.room = room;
-    this.ink = new RoundInk({
+    this.ink = new InkBoard({
       sendInk: (bytes) => room.conn.sendInk(bytes),
       colour: (seat) => this.colour(seat),
     });
