@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from typing import Any
 
+from atelier.content.confusable import Entry, pairs
 from atelier.content.decks import (
     LEVELS,
     MAX_LOCATION_LENGTH,
@@ -152,6 +153,39 @@ def repeated_words(cards: Iterable[tuple[object, object]]) -> list[Finding]:
     return found
 
 
+def _entries(cards: Iterable[tuple[object, object]], builtin: bool = False) -> list[Entry]:
+    return [
+        Entry(label, word, builtin)
+        for label, words in cards
+        if isinstance(words, list)
+        for word in dict.fromkeys(w for w in words if isinstance(w, str) and w.strip())
+    ]
+
+
+def confusable_words(
+    cards: Iterable[tuple[object, object]],
+    lang: str | None,
+    builtin: Iterable[tuple[object, object]] = (),
+    allowed: Iterable[tuple[str, str]] = (),
+) -> list[Finding]:
+    """Words of one level that one drawing cannot tell apart (see
+    :mod:`atelier.content.confusable`): within a card, across ``cards``, and
+    between ``cards`` and the ``builtin`` cards they are played alongside.
+    ``lang`` None applies the rules of every language."""
+    found: list[Finding] = []
+    for pair in pairs(_entries(cards), lang, _entries(builtin, True), allowed):
+        a, b = pair.first, pair.second
+        params: dict[str, Any] = {"card": a.card, "word": a.text, "other": b.text}
+        params["shared"] = pair.shared
+        if b.builtin:
+            found.append(Finding("deck_confusable_builtin", {**params, "other_card": b.card}))
+        elif a.card == b.card:
+            found.append(Finding("deck_confusable_card", params))
+        else:
+            found.append(Finding("deck_confusable", {**params, "other_card": b.card}))
+    return found
+
+
 def duplicate_ids(ids: Iterable[str]) -> list[Finding]:
     seen: set[str] = set()
     found: list[Finding] = []
@@ -186,6 +220,28 @@ def _read_json(entry: Traversable, file: str, report: _Report) -> Any:
     return None
 
 
+def _allowed_pairs(
+    raw: object, words: set[str], file: str, report: _Report
+) -> list[tuple[str, str]]:
+    """A level file's ``confusable_ok``: pairs reviewed and kept on purpose."""
+    if raw is None:
+        return []
+    if not (
+        isinstance(raw, list)
+        and all(
+            isinstance(p, list) and len(p) == 2 and all(isinstance(w, str) for w in p)
+            for p in raw
+        )
+    ):
+        report.add(file, "deck_confusable_ok_bad")
+        return []
+    for pair in raw:
+        for word in pair:
+            if norm(word) not in words:
+                report.add(file, "deck_confusable_ok_stale", word=word)
+    return [(a, b) for a, b in raw]
+
+
 def _missing_per_language(
     ids_by_lang: Mapping[str, Sequence[str]], file_of: Mapping[str, str], report: _Report
 ) -> None:
@@ -211,7 +267,9 @@ def _dirs(folder: Traversable) -> list[Traversable]:
     return sorted(visible, key=lambda e: e.name)
 
 
-def _check_level_file(data: Any, file: str, level: int, report: _Report) -> list[str]:
+def _check_level_file(
+    data: Any, file: str, level: int, report: _Report, lang: str
+) -> list[str]:
     """Checks one level file; returns its card ids in order."""
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
         report.add(file, "deck_bad_shape")
@@ -246,6 +304,15 @@ def _check_level_file(data: Any, file: str, level: int, report: _Report) -> list
         labelled.append((label, raw.get("words")))
     report.extend(file, duplicate_ids(ids))
     report.extend(file, repeated_words(labelled))
+    words = {
+        norm(w)
+        for _, ws in labelled
+        if isinstance(ws, list)
+        for w in ws
+        if isinstance(w, str)
+    }
+    allowed = _allowed_pairs(data.get("confusable_ok"), words, file, report)
+    report.extend(file, confusable_words(labelled, lang, allowed=allowed))
     return ids
 
 
@@ -275,7 +342,7 @@ def check_pictomania(root: Traversable, report: _Report) -> None:
                 continue
             level = int(match.group(1))
             data = _read_json(entry, file, report)
-            found = [] if data is None else _check_level_file(data, file, level, report)
+            found = [] if data is None else _check_level_file(data, file, level, report, lang)
             ids[level][lang] = found
     for level, by_lang in ids.items():
         if not by_lang:

@@ -58,7 +58,7 @@ def _stats(root: Traversable, as_json: bool) -> int:
     return 0
 
 
-def _custom(path: str, lang: str, export: str | None) -> int:
+def _custom(path: str, lang: str | None, export: str | None) -> int:
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -66,9 +66,9 @@ def _custom(path: str, lang: str, export: str | None) -> int:
         return 1
     fmt = "csv" if path.lower().endswith(".csv") else "json" if path.endswith(".json") else None
     try:
-        cards = parse_deck(text, fmt)  # type: ignore[arg-type]
+        cards = parse_deck(text, fmt, lang)  # type: ignore[arg-type]
     except RuleError as err:
-        print(err.message(lang), file=sys.stderr)
+        print(err.message(lang or "en"), file=sys.stderr)
         return 1
     if export:
         sys.stdout.write(export_deck(cards, export))  # type: ignore[arg-type]
@@ -88,7 +88,11 @@ def main(argv: Sequence[str]) -> int:
     count.add_argument("--root", help="content folder to count (default: the installed one)")
     custom = sub.add_parser("custom", help="check (and convert) a custom deck file")
     custom.add_argument("file", help="a .json or .csv deck, or - for stdin")
-    custom.add_argument("--lang", choices=LANGUAGES, default="en", help="language of errors")
+    custom.add_argument(
+        "--lang",
+        choices=LANGUAGES,
+        help="the deck's language, for its word checks and errors (default: any, errors in en)",
+    )
     custom.add_argument("--export", choices=("json", "csv"), help="print the deck in this format")
     try:
         args = parser.parse_args(list(argv))

@@ -18,7 +18,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from atelier.content.check import Finding, card_findings, duplicate_ids, repeated_words
+from atelier.content.check import (
+    Finding,
+    card_findings,
+    confusable_words,
+    duplicate_ids,
+    repeated_words,
+)
 from atelier.content.decks import LEVELS, MAX_WORD_LENGTH, WORDS_PER_CARD, Card
 from atelier.games.core import RuleError
 
@@ -60,8 +66,10 @@ def sniff_format(text: str) -> Format:
     return "json" if text.lstrip("\ufeff \t\r\n")[:1] in ("{", "[") else "csv"
 
 
-def parse_deck(text: str, fmt: Format | None = None) -> list[Card]:
-    """The cards of a custom deck, or RuleError saying what is wrong and where."""
+def parse_deck(text: str, fmt: Format | None = None, lang: str | None = None) -> list[Card]:
+    """The cards of a custom deck, or RuleError saying what is wrong and where.
+    ``lang`` is the deck's language, for the confusable-word check (None: the
+    rules of every language)."""
     size = len(text.encode("utf-8"))
     if size > MAX_BYTES:
         raise RuleError("custom_too_big", size=-(-size // 1024), max=MAX_BYTES // 1024)
@@ -73,12 +81,35 @@ def parse_deck(text: str, fmt: Format | None = None) -> list[Card]:
         raws = _read_csv(text)
     else:
         raise RuleError("custom_format", fmt=str(fmt))
-    return _checked(raws)
+    return _checked(raws, lang)
 
 
 def cards_from_settings(raw: object) -> list[Card]:
-    """Cards from the engine's ``custom_cards`` setting, checked the same way."""
-    return _checked(_from_data({"cards": raw}))
+    """Cards from the engine's ``custom_cards`` setting, checked the same way
+    except for confusable words (a game already under way keeps its deck)."""
+    return _checked(_from_data({"cards": raw}), None, confusables=False)
+
+
+def confusable_findings(
+    cards: Sequence[Card], lang: str | None, builtin: Sequence[Card] = ()
+) -> list[Finding]:
+    """Confusable words within each level of a custom deck and, when it is
+    played alongside them, against the ``builtin`` cards of the same level."""
+    found: list[Finding] = []
+    for level in LEVELS:
+        mine = [(c.id, list(c.words)) for c in cards if c.level == level]
+        if mine:
+            theirs = [(c.id, list(c.words)) for c in builtin if c.level == level]
+            found.extend(confusable_words(mine, lang, theirs))
+    return found
+
+
+def check_confusables(
+    cards: Sequence[Card], lang: str | None, builtin: Sequence[Card] = ()
+) -> None:
+    """RuleError for the first confusable pair (see :func:`confusable_findings`)."""
+    for finding in confusable_findings(cards, lang, builtin):
+        raise _fail(finding)
 
 
 def _read_json(text: str) -> list[_Raw]:
@@ -187,7 +218,7 @@ def _check_id(raw: _Raw) -> None:
         raise RuleError("custom_id_reserved", card=raw.number, id=raw.id)
 
 
-def _checked(raws: list[_Raw]) -> list[Card]:
+def _checked(raws: list[_Raw], lang: str | None, confusables: bool = True) -> list[Card]:
     if not raws:
         raise RuleError("custom_empty")
     if len(raws) > MAX_CARDS:
@@ -208,6 +239,9 @@ def _checked(raws: list[_Raw]) -> list[Card]:
         ]
         for finding in repeated_words(same):
             raise _fail(finding)
+        if confusables:
+            for finding in confusable_words(same, lang):
+                raise _fail(finding)
     return _with_ids(raws, levels, set(given))
 
 
