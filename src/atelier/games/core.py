@@ -1,6 +1,6 @@
 """The game core: what every game is, and the errors it raises.
 
-A game is a pure state machine (see DESIGN.md):
+A game is a pure state machine, knowing nothing of sockets, clocks, databases or threads:
 
 - ``new(settings, seats, seed)`` makes the first state; all randomness comes
   from ``seed`` (``random.Random(seed)`` kept inside the state), so a game is
@@ -13,16 +13,19 @@ A game is a pure state machine (see DESIGN.md):
   the server must apply ``{"type": "timeout"}`` as :data:`SYSTEM`, or None.
 
 Seats are numbered 0..n-1 in joining order. Actions are JSON objects with a
-``"type"``. States serialise to JSON with ``dump``/``load``.
+``"type"``, each declared in the game's ``actions`` schema (games/actions.py).
+States serialise to JSON with ``dump``/``load``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from atelier.i18n import LANGUAGES, translate
+
+if TYPE_CHECKING:
+    from atelier.games.actions import ActionSchema
 
 JSON = Any
 SYSTEM = -1
@@ -59,11 +62,21 @@ class Game(Protocol[S]):
     name: str
     min_seats: int
     max_seats: int
+    actions: ActionSchema
+    """Every action's shape (games/actions.py): the server refuses any other
+    before ``apply`` sees it or the log stores it."""
 
     def default_settings(self) -> dict[str, JSON]: ...
 
     def validate_settings(self, settings: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
         """The full settings with defaults filled in; RuleError if invalid."""
+        ...
+
+    def public_settings(self, settings: Mapping[str, JSON]) -> dict[str, JSON]:
+        """The settings as every player and spectator sees them (the lobby, every
+        ``state``, ``GET /api/rooms/{code}``). A setting is shown as it is only if
+        the rules make it public; a secret one (Incognito's own words) is
+        replaced by what may be known of it, such as its count."""
         ...
 
     def new(self, settings: Mapping[str, JSON], seats: Sequence[str], seed: int) -> S: ...
@@ -79,29 +92,6 @@ class Game(Protocol[S]):
     def dump(self, state: S) -> dict[str, JSON]: ...
 
     def load(self, data: Mapping[str, JSON]) -> S: ...
-
-
-@dataclass(frozen=True)
-class LoggedAction:
-    seat: int
-    action: dict[str, JSON]
-    now: float
-
-
-@dataclass
-class Replay:
-    """A game rebuilt from its seed and accepted actions."""
-
-    settings: dict[str, JSON]
-    seats: list[str]
-    seed: int
-    log: list[LoggedAction] = field(default_factory=list)
-
-    def run(self, game: Game[S]) -> S:
-        state = game.new(self.settings, self.seats, self.seed)
-        for entry in self.log:
-            state = game.apply(state, entry.seat, entry.action, entry.now)
-        return state
 
 
 def require(condition: bool, code: str, **params: Any) -> None:
@@ -135,6 +125,29 @@ class DrawingGame(Game[S], Protocol[S]):
         a wipeable board has). The server refuses the others."""
         ...
 
+    def canvas_action(self, state: S, seat: int, blank: bool) -> dict[str, JSON] | None:
+        """The system action that tells the rules whether ``seat``'s canvas
+        shows pen ink (``blank``: none), or None if the game has no use for it
+        now. The server asks after each batch it accepts and commits the action
+        before it reads that player's next message: the rules stay pure, and
+        the log replays the same."""
+        ...
+
+
+class GuessTimelineGame(DrawingGame[S], Protocol[S]):
+    """A drawing game whose guesses are shown on a drawing's replay
+    (Pictomania); see atelier.server.marks."""
+
+    def marked_drawing(self, action: Mapping[str, JSON]) -> int | None:
+        """The seat whose drawing ``action`` marks (a guess: its target), so
+        the server logs where in that drawing it was made; None otherwise."""
+        ...
+
+    def revealed_guesses(self, state: S, key: str, seat: int) -> list[dict[str, JSON]] | None:
+        """The guesses on ``seat``'s drawing of ``key`` as ``{"by", "number",
+        "correct"}``, once public (the reveal); None while secret."""
+        ...
+
 
 class BotGame(Game[S], Protocol[S]):
     """A game with computer players (Piet against the computer)."""
@@ -148,4 +161,28 @@ class BotGame(Game[S], Protocol[S]):
         """The action computer ``seat`` takes now, or None when it has none to
         take. Pure and deterministic given the state; may think for up to a
         second or two, so the server runs it off the event loop."""
+        ...
+
+
+class DealingGame(Game[S], Protocol[S]):
+    """A game that deals cards or words a room should not see twice: the room
+    remembers what its games dealt (as opaque ids) and hands that memory to the
+    next game, which deals none of it until a level or pool runs out."""
+
+    def new_avoiding(self, settings: Mapping[str, JSON], seats: Sequence[str], seed: int,
+                     dealt: Sequence[str]) -> S:
+        """Like ``new``, avoiding ``dealt`` (the room's memory) where it can."""
+        ...
+
+    def dealt(self, state: S) -> list[str]:
+        """The room's memory after this game: what it had, with this game's
+        deals added and any level or pool that was started afresh forgotten."""
+        ...
+
+
+class ScoredGame(Game[S], Protocol[S]):
+    """A game with points per seat: a room sums its finished games."""
+
+    def final_scores(self, state: S) -> list[int]:
+        """Each seat's points (the highest wins; ties share the win)."""
         ...

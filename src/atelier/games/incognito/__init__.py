@@ -1,5 +1,5 @@
 """Incognito: hide a secret word in a drawing of a public location, so that some players
-find it but not all (rulebook seeds/002, RULINGS.md; docs/incognito.md)."""
+find it but not all (docs/incognito.md, with its Rulings)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from atelier.games.core import JSON, DrawingGame
 from atelier.games.incognito import engine, settings
+from atelier.games.incognito.actions import ACTIONS
 from atelier.games.incognito.engine import DRAWING, State
 from atelier.games.incognito.view import view as _view
 
@@ -16,8 +17,10 @@ INK_TOOLS = frozenset({"pen", "eraser", "undo", "clear"})
 
 class Incognito:
     name = "incognito"
+    actions = ACTIONS
     min_seats = settings.MIN_PLAYERS
     max_seats = settings.MAX_PLAYERS
+    seats_removable = True  # the host may take a player out mid-game (SYSTEM "remove")
 
     def default_settings(self) -> dict[str, JSON]:
         return settings.default_settings()
@@ -25,8 +28,21 @@ class Incognito:
     def validate_settings(self, values: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
         return settings.validate_settings(values, seats)
 
+    def public_settings(self, values: Mapping[str, JSON]) -> dict[str, JSON]:
+        return settings.public_settings(values)
+
     def new(self, values: Mapping[str, JSON], seats: Sequence[str], seed: int) -> State:
         return engine.new(values, seats, seed)
+
+    def new_avoiding(self, values: Mapping[str, JSON], seats: Sequence[str], seed: int,
+                     dealt: Sequence[str]) -> State:
+        return engine.new(values, seats, seed, dealt)
+
+    def dealt(self, state: State) -> list[str]:
+        return list(state.memory)
+
+    def final_scores(self, state: State) -> list[int]:
+        return [int(t) for t in state.totals]
 
     def apply(self, state: State, seat: int, action: Mapping[str, JSON], now: float) -> State:
         return engine.apply(state, seat, action, now)
@@ -62,6 +78,9 @@ class Incognito:
 
     def ink_tools(self, state: State, seat: int) -> frozenset[str]:
         return INK_TOOLS if self.may_draw(state, seat) else frozenset()
+
+    def canvas_action(self, state: State, seat: int, blank: bool) -> dict[str, JSON] | None:
+        return None  # an empty Incognito drawing is just a poor one
 
 
 GAME: DrawingGame[State] = Incognito()

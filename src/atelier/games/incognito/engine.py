@@ -25,7 +25,7 @@ from atelier.games.incognito.settings import (
 
 DRAWING, VOTING, SCORED, OVER = "drawing", "voting", "scored", "over"
 PLAYER_ACTIONS = ("done_drawing", "vote", "done_voting", "confirm")
-SYSTEM_ACTIONS = ("timeout", "advance")
+SYSTEM_ACTIONS = ("timeout", "advance", "skip", "remove")
 
 
 @dataclass
@@ -55,6 +55,11 @@ class State:
     results: list[dict[str, JSON]] = field(default_factory=list)
     """The reveal of every scored round (public)."""
     totals: list[int] = field(default_factory=list)
+    removed: list[bool] = field(default_factory=list)
+    """Per seat: removed by the host; plays no further part (see ``_remove``)."""
+    memory: list[str] = field(default_factory=list)
+    """The room's memory of dealt words ("w:...") and locations ("l:..."), this game's
+    deal included (see ``deal_avoiding``)."""
 
     @property
     def seats(self) -> int:
@@ -69,6 +74,9 @@ class State:
     def tile_of(self, seat: int) -> int:
         return self.tiles.index(self.word_of(seat)) + 1
 
+    def is_removed(self, seat: int) -> bool:
+        return 0 <= seat < len(self.removed) and self.removed[seat]
+
     def finished_voting(self, seat: int) -> bool:
         return self.done_voting[seat] or len(self.votes[seat]) == self.seats - 1
 
@@ -76,15 +84,42 @@ class State:
 # --- building ---------------------------------------------------------------------------
 
 
-def new(settings: Mapping[str, JSON], seats: Sequence[str], seed: int) -> State:
+def deal_avoiding(rng: random.Random, pool: Sequence[str], count: int, prefix: str,
+                  memory: list[str]) -> list[str]:
+    """``count`` items of ``pool`` at random, none in ``memory`` (the room's earlier
+    deals, as ``prefix + item``) while the pool has enough others. When it runs out,
+    every unseen item is dealt and the room starts the pool afresh: it forgets the
+    pool and remembers only what the rest of this deal took from it. Adds the deal
+    to ``memory``."""
+    seen = set(memory)
+    fresh = [item for item in pool if prefix + item not in seen]
+    if len(fresh) >= count:
+        dealt = rng.sample(fresh, count)
+    else:
+        again = rng.sample([item for item in pool if prefix + item in seen],
+                           count - len(fresh))
+        dealt = fresh + again
+        rng.shuffle(dealt)
+        memory[:] = [m for m in memory if not m.startswith(prefix)]
+        memory.extend(prefix + item for item in again)
+        return dealt
+    memory.extend(prefix + item for item in dealt)
+    return dealt
+
+
+def new(settings: Mapping[str, JSON], seats: Sequence[str], seed: int,
+        dealt: Sequence[str] = ()) -> State:
+    """A new game; ``dealt``: the room's memory of words and locations its earlier games
+    dealt, none dealt again until its pool runs out."""
     if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
         raise RuleError("seat_count", min=MIN_PLAYERS, max=MAX_PLAYERS)
     full = validate_settings(settings, len(seats))
     rng = random.Random(seed)
     words, locations = pools(full)
     rounds = int(full["rounds"])
-    dealt_words = rng.sample(words, TILES * rounds)
-    dealt_locations = rng.sample(locations, len(seats) * rounds)
+    memory = [str(item) for item in dealt]
+    dealt_words = deal_avoiding(rng, words, TILES * rounds, "w:", memory)
+    dealt_locations = deal_avoiding(rng, locations, len(seats) * rounds, "l:", memory)
     state = State(
         settings=full,
         names=list(seats),
@@ -94,6 +129,8 @@ def new(settings: Mapping[str, JSON], seats: Sequence[str], seed: int) -> State:
                         for r in range(rounds)],
         results=[],
         totals=[0] * len(seats),
+        memory=memory,
+        removed=[False] * len(seats),
     )
     _start_round(state, 1, None)
     return state
@@ -105,12 +142,13 @@ def _start_round(state: State, number: int, now: float | None) -> None:
     state.round = number
     state.started = now
     state.countdown_end = None
-    state.done_drawing = [False] * n
+    out = [state.is_removed(s) for s in range(n)]
+    state.done_drawing = list(out)
     state.tiles = state.rng.sample(state.deal_words[number - 1], TILES)
     state.votes = [{} for _ in range(n)]
     state.random_votes = [[] for _ in range(n)]
-    state.done_voting = [False] * n
-    state.confirmed = [False] * n
+    state.done_voting = list(out)
+    state.confirmed = list(out)
 
 
 # --- time --------------------------------------------------------------------------------
@@ -159,6 +197,7 @@ def apply(state: State, seat: int, action: Mapping[str, JSON], now: float) -> St
     else:
         require(isinstance(seat, int) and not isinstance(seat, bool)
                 and 0 <= seat < state.seats, "not_a_player")
+        require(not state.is_removed(seat), "player_removed", name=state.names[seat])
 
     nxt = _clone(state)
     clock_was_off = nxt.phase == DRAWING and nxt.started is None
@@ -178,6 +217,10 @@ def apply(state: State, seat: int, action: Mapping[str, JSON], now: float) -> St
         _confirm(nxt, seat, now)
     elif kind == "timeout":
         _timeout(nxt, now, due, clock_was_off)
+    elif kind == "skip":
+        _skip(nxt, action, now)
+    elif kind == "remove":
+        _remove(nxt, action, now)
     elif nxt.phase in (DRAWING, VOTING):
         # The host hurries a table that waits on absent players: the same
         # countdown the rules start once all but one are finished.
@@ -204,6 +247,7 @@ def _clone(state: State) -> State:
         random_votes=[list(authors) for authors in state.random_votes],
         done_voting=list(state.done_voting),
         confirmed=list(state.confirmed),
+        removed=list(state.removed),
         results=list(state.results),
         totals=list(state.totals),
     )
@@ -223,6 +267,7 @@ def _done_drawing(state: State, seat: int, now: float) -> None:
 def _start_voting(state: State) -> None:
     state.phase = VOTING
     state.done_drawing = [True] * state.seats
+    state.done_voting = [d or state.is_removed(s) for s, d in enumerate(state.done_voting)]
     state.countdown_end = None
 
 
@@ -299,6 +344,7 @@ def _end_voting(state: State) -> None:
         state.totals[s] += result.totals[s]
     state.results.append(_reveal(state, words, result.found_by, result.finding_points,
                                  result.author_points))
+    state.confirmed = [c or state.is_removed(s) for s, c in enumerate(state.confirmed)]
     state.phase = OVER if state.round >= int(state.settings["rounds"]) else SCORED
 
 
@@ -327,6 +373,83 @@ def _reveal(state: State, words: dict[int, int], found_by: dict[int, list[int]],
         "author_points": [author[s] for s in range(state.seats)],
         "points": [finding[s] + author[s] for s in range(state.seats)],
     }
+
+
+# --- absent and removed players (the host's actions, applied as SYSTEM) --------------
+
+
+def waiting_for(state: State) -> list[int]:
+    """The seats the current phase waits for."""
+    if state.phase == DRAWING:
+        return [s for s in range(state.seats) if not state.done_drawing[s]]
+    if state.phase == VOTING:
+        return [s for s in range(state.seats) if not state.finished_voting(s)]
+    if state.phase == SCORED:
+        return [s for s in range(state.seats) if not state.confirmed[s]]
+    return []
+
+
+def _treat_as_done(state: State, seat: int) -> None:
+    """What ``seat`` doing nothing more this phase means, by the rules for a player the
+    countdown overtakes: the drawing stays as it is; unplaced vote cards are placed at
+    random when the voting ends; the scores are taken as read."""
+    if state.phase == DRAWING:
+        state.done_drawing[seat] = True
+    elif state.phase == VOTING:
+        state.done_voting[seat] = True
+    elif state.phase == SCORED:
+        state.confirmed[seat] = True
+
+
+def _move_on(state: State, now: float) -> None:
+    if state.phase == DRAWING and all(state.done_drawing):
+        _start_voting(state)
+    elif state.phase == VOTING:
+        _after_voting_progress(state, now)
+    elif state.phase == SCORED and all(state.confirmed):
+        _next_round(state, now)
+
+
+def _skip(state: State, action: Mapping[str, JSON], now: float) -> None:
+    """``{"type": "skip", "seats": [...]}``: go on without those (absent) players, allowed
+    only when they are all the phase still waits for: the phase ends at once."""
+    require(state.phase in (DRAWING, VOTING, SCORED), "wrong_phase")
+    seats = _seat_list(state, action.get("seats"))
+    others = [s for s in waiting_for(state) if s not in seats]
+    require(not others, "still_waiting", names=", ".join(state.names[s] for s in others))
+    for s in seats:
+        _treat_as_done(state, s)
+    _move_on(state, now)
+
+
+def _remove(state: State, action: Mapping[str, JSON], now: float) -> None:
+    """``{"type": "remove", "seat": n}``: the seat plays no further part. Its drawing and
+    the votes it placed stay in this round; from now on it is done in every phase, as a
+    player who neither draws nor votes (its vote cards are placed at random, the rule for
+    unplaced cards)."""
+    require(state.phase in (DRAWING, VOTING, SCORED), "wrong_phase")
+    target = action.get("seat")
+    require(isinstance(target, int) and not isinstance(target, bool)
+            and 0 <= target < state.seats, "bad_action")
+    assert isinstance(target, int)
+    require(not state.is_removed(target), "player_removed", name=state.names[target])
+    require(state.removed.count(False) > 2, "too_few_left", min=2)
+    state.removed[target] = True
+    _treat_as_done(state, target)
+    if state.phase == DRAWING and not all(state.done_drawing):
+        remaining = sum(state.done_drawing)
+        if remaining >= state.seats - 1 and state.countdown_end is None:
+            state.countdown_end = now + float(state.settings["countdown"])
+    _move_on(state, now)
+
+
+def _seat_list(state: State, value: JSON) -> list[int]:
+    require(isinstance(value, list) and len(value) > 0
+            and all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < state.seats
+                    for s in value)
+            and len(set(value)) == len(value), "bad_action")
+    seats: list[int] = value
+    return seats
 
 
 def _confirm(state: State, seat: int, now: float) -> None:
@@ -365,6 +488,8 @@ def dump(state: State) -> dict[str, JSON]:
         "confirmed": state.confirmed,
         "results": state.results,
         "totals": state.totals,
+        "memory": state.memory,
+        "removed": state.removed,
     }
     # a JSON round trip is a detached copy, faster than deepcopy for plain data
     data: dict[str, JSON] = json.loads(json.dumps(raw))
@@ -394,4 +519,6 @@ def load(data: Mapping[str, JSON]) -> State:
         confirmed=data["confirmed"],
         results=data["results"],
         totals=data["totals"],
+        memory=list(data.get("memory", [])),
+        removed=list(data.get("removed") or [False] * len(data["names"])),
     )

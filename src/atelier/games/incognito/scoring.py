@@ -1,9 +1,9 @@
 """Scoring one Incognito round: pure, shared by the engine (players are seats) and the
 scorer command (players are names).
 
-Per drawing (RULINGS.md): each voter whose number is the tile of the author's word scores
-1; the author scores 2 if at least one other player found the word and at least one did
-not. A player who placed no vote on a drawing did not find its word.
+Per drawing (docs/incognito.md, Scoring): each voter whose number is the tile of the
+author's word scores 1; the author scores 2 if at least one other player found the word
+and at least one did not. A player who placed no vote on a drawing did not find its word.
 """
 
 from __future__ import annotations

@@ -89,6 +89,19 @@ def validate_settings(settings: Mapping[str, JSON], seats: int) -> dict[str, JSO
     return result
 
 
+SECRET_LISTS = ("custom_words", "custom_locations")
+"""The host's own words and locations: the words are what players hide and
+find, so no one learns them before they are dealt; only their counts are shown."""
+
+
+def public_settings(settings: Mapping[str, JSON]) -> dict[str, JSON]:
+    public = dict(settings)
+    for key in SECRET_LISTS:
+        value = settings.get(key)
+        public[key] = len(value) if isinstance(value, list) else 0
+    return public
+
+
 def pools(settings: Mapping[str, JSON]) -> tuple[list[str], list[str]]:
     """(words, locations) to deal from: a custom list replaces the built-in deck of the
     room's language; built-in duplicates are dropped too."""

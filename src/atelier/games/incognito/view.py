@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 
 from atelier.games.core import JSON
-from atelier.games.incognito.engine import DRAWING, OVER, SCORED, VOTING, State
+from atelier.games.incognito.engine import DRAWING, OVER, SCORED, VOTING, State, waiting_for
 from atelier.games.incognito.settings import TILES
 
 PUBLIC_SETTINGS = ("language", "rounds", "countdown", "drawing_time_limit")
@@ -31,6 +31,7 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
             "voted_on": sorted(state.votes[s]) if state.phase != DRAWING else [],
             "confirmed": state.confirmed[s],
             "total": state.totals[s],
+            "removed": state.is_removed(s),
         })
 
     data: dict[str, JSON] = {
@@ -52,6 +53,7 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
         "history": _copy(state.results),
         "totals": list(state.totals),
         "winners": _winners(state) if state.phase == OVER else None,
+        "waiting_for": waiting_for(state),
     }
     if me is not None:
         data["word"] = state.word_of(me)

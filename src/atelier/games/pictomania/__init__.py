@@ -10,6 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from atelier.games.pictomania import engine, settings, state, view
+from atelier.games.pictomania.actions import ACTIONS
 from atelier.games.pictomania.state import State
 from atelier.games.pictomania.tokens import MAX_PLAYERS, MIN_PLAYERS
 
@@ -21,17 +22,37 @@ _ALL_TOOLS = frozenset({"pen", "eraser", "undo", "clear"})
 
 class Pictomania:
     name = "pictomania"
+    actions = ACTIONS
     min_seats = MIN_PLAYERS
     max_seats = MAX_PLAYERS
+    seats_removable = True  # the host may take a player out mid-game (SYSTEM "remove")
 
     def default_settings(self) -> dict[str, Any]:
         return copy.deepcopy(settings.DEFAULTS)
 
     def validate_settings(self, raw: Mapping[str, Any], seats: int) -> dict[str, Any]:
-        return settings.validate(raw)
+        out = settings.validate(raw)
+        # Only when a host changes settings: a game already started (and
+        # replayed after a restart) keeps the deck it was accepted with.
+        settings.check_custom_confusables(out)
+        return out
+
+    def public_settings(self, raw: Mapping[str, Any]) -> dict[str, Any]:
+        return settings.public_settings(raw)
 
     def new(self, raw: Mapping[str, Any], seats: Sequence[str], seed: int) -> State:
         return engine.new(raw, seats, seed)
+
+    def new_avoiding(
+        self, raw: Mapping[str, Any], seats: Sequence[str], seed: int, dealt: Sequence[str]
+    ) -> State:
+        return engine.new(raw, seats, seed, dealt)
+
+    def dealt(self, st: State) -> list[str]:
+        return list(st.memory)
+
+    def final_scores(self, st: State) -> list[int]:
+        return list(st.totals)
 
     def apply(self, st: State, seat: int, action: Mapping[str, Any], now: float) -> State:
         return engine.apply(st, seat, action, now)
@@ -64,6 +85,21 @@ class Pictomania:
         if not engine.may_draw(st, seat):
             return frozenset()
         return _ALL_TOOLS
+
+    def canvas_action(self, st: State, seat: int, blank: bool) -> dict[str, Any] | None:
+        return engine.canvas_action(st, seat, blank)
+
+    # -- guesses on a drawing's replay (atelier.server.marks) --------------------
+
+    def marked_drawing(self, action: Mapping[str, Any]) -> int | None:
+        """The seat whose drawing ``action`` marks: a guess marks its target's."""
+        target = action.get("target")
+        return target if action.get("type") == "guess" and isinstance(target, int) else None
+
+    def revealed_guesses(self, st: State, key: str, seat: int) -> list[dict[str, Any]] | None:
+        """The guesses on ``seat``'s drawing of round ``key`` with their verdicts,
+        once revealed; None while that round is still being drawn."""
+        return view.revealed_guesses(st, key, seat)
 
 
 GAME = Pictomania()

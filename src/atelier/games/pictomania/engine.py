@@ -21,7 +21,11 @@ from atelier.games.pictomania.state import Seat, State
 NUMBERS = tuple(range(1, 8))
 
 
-def new(raw_settings: Mapping[str, Any], names: Sequence[str], seed: int) -> State:
+def new(
+    raw_settings: Mapping[str, Any], names: Sequence[str], seed: int, dealt: Sequence[str] = ()
+) -> State:
+    """A new game; ``dealt``: cards the room's earlier games dealt, drawn again
+    only once their level has no other card left."""
     players = len(names)
     require(
         tokens.MIN_PLAYERS <= players <= tokens.MAX_PLAYERS,
@@ -47,6 +51,8 @@ def new(raw_settings: Mapping[str, Any], names: Sequence[str], seed: int) -> Sta
         black_table=list(black),
         totals=[0] * players,
         pool=tuple(settings_mod.card_pool(s)),
+        memory=[str(card_id) for card_id in dealt],
+        removed=[False] * players,
     )
     _show_cards(state)
     return state
@@ -69,6 +75,7 @@ def apply(state: State, seat: int, action: Mapping[str, Any], now: float) -> Sta
         handler = _PLAYER_ACTIONS.get((state.phase, kind))
         if handler is None and any(k == kind for _, k in _PLAYER_ACTIONS):
             raise RuleError("wrong_phase")
+        require(not state.is_removed(seat), "player_removed", name=state.names[seat])
     if handler is None:
         raise RuleError("bad_action" if seat != SYSTEM else "wrong_phase")
     after = state.clone()
@@ -81,6 +88,15 @@ def deadline(state: State) -> float | None:
     if state.phase != "drawing" or limit is None or state.started is None:
         return None
     return float(state.started + limit)
+
+
+def may_take_token(state: State, seat: int) -> bool:
+    """Whether a ``black`` action by ``seat`` would be accepted now (with the
+    highest token): tokens left, not finished, and (1st edition) ink drawn."""
+    if state.phase != "drawing" or not 0 <= seat < len(state.seats) or not state.black_left:
+        return False
+    mine = state.seats[seat]
+    return not mine.finished and (state.settings["edition"] != "first" or mine.drawn)
 
 
 def may_draw(state: State, seat: int) -> bool:
@@ -103,19 +119,28 @@ def _show_cards(state: State) -> None:
     level = state.settings["levels"][state.round - 1]
     count = settings_mod.cards_per_round(state.settings)
     state.display = [_draw_card(state, level) for _ in range(count)]
-    state.ready = [False] * state.players
+    state.ready = [state.is_removed(p) for p in range(state.players)]
 
 
 def _draw_card(state: State, level: int) -> dict[str, Any]:
-    """A random unused card of ``level``, else of the nearest level that has one."""
+    """A random unused card of ``level``, else of the nearest level that has one.
+    Cards the room dealt before are passed over while the level has others;
+    once it has none, the room starts that level afresh (forgets it)."""
     pool = _unused_cards(state)
     for wanted in _levels_near(level):
         candidates = [c for c in pool if c.level == wanted]
         if candidates:
+            seen = set(state.memory)
+            fresh = [c for c in candidates if c.id not in seen]
+            if not fresh:
+                of_level = {c.id for c in state.pool if c.level == wanted}
+                state.memory = [i for i in state.memory if i not in of_level]
+                fresh = candidates
             rng = state.random()
-            card: Card = candidates[rng.randrange(len(candidates))]
+            card: Card = fresh[rng.randrange(len(fresh))]
             state.rng = rng.getstate()
             state.used.append(card.id)
+            state.memory.append(card.id)
             return {"id": card.id, "level": card.level, "words": list(card.words)}
     raise RuleError("no_cards_left")
 
@@ -143,7 +168,7 @@ def _replace(state: State, seat: int, action: Mapping[str, Any], now: float) -> 
         state.swaps_used[seat] += 1
     state.display[slot] = _draw_card(state, state.display[slot]["level"])
     # Everyone must see the new card before the deal.
-    state.ready = [False] * state.players
+    state.ready = [state.is_removed(p) for p in range(state.players)]
 
 
 def _ready(state: State, seat: int, action: Mapping[str, Any], now: float) -> None:
@@ -171,7 +196,11 @@ def _deal(state: State, now: float) -> None:
         rng.shuffle(deck)
         letters = list(deck[: state.players])
     state.rng = rng.getstate()
-    state.seats = [Seat(letter=letters[p], number=numbers[p]) for p in range(state.players)]
+    state.seats = [
+        Seat(letter=letters[p], number=numbers[p], finished=out, out=out)
+        for p in range(state.players)
+        for out in [state.is_removed(p)]
+    ]
     state.black_left = list(state.black_table)
     state.started = now
     state.ended_by = None
@@ -188,6 +217,7 @@ def _guess(state: State, seat: int, action: Mapping[str, Any], now: float) -> No
     require(not mine.finished, "already_finished")
     require(_is_int(target) and 0 <= target < state.players, "bad_target")
     require(target != seat, "own_drawing")
+    require(not state.seats[target].out, "player_removed", name=state.names[target])
     require(_is_int(number) and number in NUMBERS, "bad_number")
     stack = state.seats[target].stack
     require(all(by != seat for by, _ in stack), "already_guessed", name=state.names[target])
@@ -201,10 +231,18 @@ def _black(state: State, seat: int, action: Mapping[str, Any], now: float) -> No
     mine = state.seats[seat]
     require(not mine.finished, "already_finished")
     require(bool(state.black_left), "no_black_tokens")
+    first = state.settings["edition"] == "first"
+    # 1st edition: "Es ist erlaubt, gar nichts zu zeichnen ... nimmst du kein
+    # Bonusplättchen": an empty canvas takes no token (guessing and "done" stay open).
+    require(not (first and not mine.drawn), "black_token_nothing_drawn")
+    highest = max(state.black_left)
     value = action.get("value")
     if value is None:
-        value = max(state.black_left)
+        value = highest
     require(_is_int(value) and value in state.black_left, "black_token_gone", value=value)
+    # 1st edition: always the token with the most stars still in the centre;
+    # the 2nd edition lets you take any.
+    require(not first or value == highest, "black_token_not_highest", value=value, highest=highest)
     state.black_left.remove(value)
     mine.black = value
     mine.finished = True
@@ -223,6 +261,28 @@ def _done(state: State, seat: int, action: Mapping[str, Any], now: float) -> Non
         _end_round(state, "finished")
 
 
+def _canvas(state: State, seat: int, action: Mapping[str, Any], now: float) -> None:
+    """The server reports whether a canvas shows pen ink (it sees the ink, the
+    rules do not): sent when that changes, so the log replays the same."""
+    target: Any = action.get("seat")
+    drawn: Any = action.get("drawn")
+    require(_is_int(target) and 0 <= target < state.players, "bad_target")
+    require(isinstance(drawn, bool), "bad_action")
+    state.seats[target].drawn = drawn
+
+
+def canvas_action(state: State, seat: int, blank: bool) -> dict[str, Any] | None:
+    """The system action that tells the rules ``seat``'s canvas is (not)
+    ``blank`` now, or None if they know already or it no longer matters."""
+    if state.settings["edition"] != "first":
+        return None  # only the 1st edition has a rule for drawing nothing
+    if state.phase != "drawing" or not 0 <= seat < len(state.seats):
+        return None
+    if state.seats[seat].drawn != blank:
+        return None
+    return {"type": "canvas", "seat": seat, "drawn": not blank}
+
+
 def _timeout(state: State, seat: int, action: Mapping[str, Any], now: float) -> None:
     due = deadline(state)
     require(due is not None, "wrong_phase")
@@ -235,8 +295,9 @@ def _stop(state: State, seat: int, action: Mapping[str, Any], now: float) -> Non
 
 
 def _end_round(state: State, why: str) -> None:
-    for mine in state.seats:
+    for p, mine in enumerate(state.seats):
         mine.finished = True
+        mine.confirmed = state.is_removed(p)
     state.ended_by = why
     state.phase = "review"
 
@@ -263,9 +324,9 @@ def _void(state: State, seat: int, action: Mapping[str, Any], now: float) -> Non
     elif not value and seat in drawing.void_votes:
         drawing.void_votes.remove(seat)
     if is_void(state, target) != before:
-        # The scores changed: everyone confirms again.
-        for s in state.seats:
-            s.confirmed = False
+        # The scores changed: everyone still playing confirms again.
+        for p, s in enumerate(state.seats):
+            s.confirmed = state.is_removed(p)
 
 
 def _confirm(state: State, seat: int, action: Mapping[str, Any], now: float) -> None:
@@ -296,6 +357,77 @@ def _finish_round(state: State) -> None:
     _show_cards(state)
 
 
+# --- absent and removed players (the host's actions, applied as SYSTEM) ---------
+
+
+def waiting_for(state: State) -> list[int]:
+    """The seats the current phase waits for: not ready, not finished, not confirmed."""
+    if state.phase == "display":
+        return [p for p in range(state.players) if not state.ready[p]]
+    if state.phase == "drawing":
+        return [p for p, s in enumerate(state.seats) if not s.finished]
+    if state.phase == "review":
+        return [p for p, s in enumerate(state.seats) if not s.confirmed]
+    return []
+
+
+def _treat_as_done(state: State, seat: int) -> None:
+    """What ``seat`` doing nothing more this phase means: ready for the deal; in a
+    round, finished with the drawing as it is and no black token; content with
+    the scores."""
+    if state.phase == "display":
+        state.ready[seat] = True
+    elif state.phase == "drawing":
+        state.seats[seat].finished = True
+    elif state.phase == "review":
+        state.seats[seat].confirmed = True
+
+
+def _move_on(state: State, now: float) -> None:
+    if state.phase == "display" and all(state.ready):
+        _deal(state, now)
+    elif state.phase == "drawing" and all(s.finished for s in state.seats):
+        _end_round(state, "finished")
+    elif state.phase == "review" and all(s.confirmed for s in state.seats):
+        _finish_round(state)
+
+
+def _skip(state: State, seat: int, action: Mapping[str, Any], now: float) -> None:
+    """``{"type": "skip", "seats": [...]}``: go on without those (absent) players,
+    allowed only when they are all the phase still waits for."""
+    seats = _seat_list(state, action.get("seats"))
+    waiting = waiting_for(state)
+    others = [p for p in waiting if p not in seats]
+    require(not others, "still_waiting", names=", ".join(state.names[p] for p in others))
+    for p in seats:
+        _treat_as_done(state, p)
+    _move_on(state, now)
+
+
+def _remove(state: State, seat: int, action: Mapping[str, Any], now: float) -> None:
+    """``{"type": "remove", "seat": n}``: the seat plays no further part. Its
+    drawing and guesses so far stay in this round's scoring; it is treated as
+    done now and in every later phase, and later rounds deal it no drawing."""
+    target: Any = action.get("seat")
+    require(_is_int(target) and 0 <= target < state.players, "bad_target")
+    require(not state.is_removed(target), "player_removed", name=state.names[target])
+    require(state.removed.count(False) > 2, "too_few_left", min=2)
+    state.removed[target] = True
+    _treat_as_done(state, target)
+    _move_on(state, now)
+
+
+def _seat_list(state: State, value: Any) -> list[int]:
+    require(
+        isinstance(value, list) and len(value) > 0
+        and all(_is_int(p) and 0 <= p < state.players for p in value)
+        and len(set(value)) == len(value),
+        "bad_action",
+    )
+    seats: list[int] = value
+    return seats
+
+
 def game_winners(state: State) -> list[int]:
     return winners(state.totals) if state.phase == "over" else []
 
@@ -320,8 +452,11 @@ _PLAYER_ACTIONS: dict[tuple[str, str], Handler] = {
     ("review", "confirm"): _confirm,
 }
 _SYSTEM_ACTIONS: dict[tuple[str, str], Handler] = {
+    **{(phase, "skip"): _skip for phase in ("display", "drawing", "review")},
+    **{(phase, "remove"): _remove for phase in ("display", "drawing", "review")},
     ("display", "advance"): _deal_now,
     ("drawing", "timeout"): _timeout,
+    ("drawing", "canvas"): _canvas,
     ("drawing", "advance"): _stop,
     ("review", "advance"): _advance,
 }

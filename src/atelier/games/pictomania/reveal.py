@@ -21,10 +21,22 @@ def labels(settings: Mapping[str, Any]) -> tuple[str, ...]:
     return LETTERS if settings["edition"] == "second" else SYMBOLS
 
 
+def is_blank(state: State, drawer: int) -> bool:
+    """1st edition: the drawer drew nothing (an empty canvas when the round
+    ended), which makes the drawing void without a vote. The 2nd edition has
+    no such rule: an empty drawing is simply one nobody can guess."""
+    return state.settings["edition"] == "first" and not state.seats[drawer].drawn
+
+
 def is_void(state: State, drawer: int) -> bool:
-    """Void by the drawer's own admission, or by a majority of the other players."""
+    """Void by the drawer's own admission, by a majority of the other players,
+    or (1st edition) because nothing was drawn."""
     mine = state.seats[drawer]
-    return mine.void_admitted or 2 * len(mine.void_votes) > state.players - 1
+    return (
+        mine.void_admitted
+        or 2 * len(mine.void_votes) > state.players - 1
+        or is_blank(state, drawer)
+    )
 
 
 def is_learning_round(state: State) -> bool:
@@ -52,6 +64,7 @@ def round_input(state: State) -> RoundInput:
         player_tokens=state.player_tokens,
         void=frozenset(p for p in range(state.players) if is_void(state, p)),
         learning_round=is_learning_round(state),
+        edition=state.settings["edition"],
     )
 
 
@@ -86,6 +99,7 @@ def round_result(state: State) -> dict[str, Any]:
                 "number": mine.number,
                 "word": word_of(state, p),
                 "void": is_void(state, p),
+                "blank": is_blank(state, p),
                 "void_admitted": mine.void_admitted,
                 "void_votes": list(mine.void_votes),
                 "guesses": [

@@ -170,6 +170,7 @@ def parse_round(data: Any) -> tuple[RoundInput, list[str]]:
             player_tokens=player_tokens,
             void=frozenset(void),
             learning_round=learning,
+            edition=edition,
         ),
         names,
     )

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 Counted = Literal["+", "-", "0"]
+Edition = Literal["first", "second"]
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,10 @@ class RoundInput:
     player_tokens: Sequence[int]
     void: frozenset[int] = field(default_factory=frozenset)
     learning_round: bool = False
+    edition: Edition = "second"
+    """Decides a void drawer's black token: 2nd edition it goes back to the
+    centre (0, even for the black sheep), 1st edition it still counts negative
+    for the black sheep."""
 
 
 @dataclass(frozen=True)
@@ -89,7 +94,12 @@ def score_round(data: RoundInput) -> RoundScore:
     for player in range(n):
         black = data.black.get(player)
         counted = _black_counted(
-            black, player == sheep, player in data.void, guessed[player], data.learning_round
+            black,
+            player == sheep,
+            player in data.void,
+            guessed[player],
+            data.learning_round,
+            data.edition,
         )
         score = sum(v for _, v in received[player]) - sum(kept[player])
         if black is not None and counted == "+":
@@ -120,15 +130,24 @@ def black_sheep(wrong: Sequence[int]) -> int | None:
 
 
 def _black_counted(
-    black: int | None, is_sheep: bool, is_void: bool, guessed: bool, learning: bool
+    black: int | None,
+    is_sheep: bool,
+    is_void: bool,
+    guessed: bool,
+    learning: bool,
+    edition: Edition,
 ) -> Counted | None:
     if black is None:
         return None
+    if is_void and edition == "second":
+        # "You return your black token to the center": it counts 0, even for
+        # the black sheep.
+        return "0"
     if is_sheep:
         return "-"
     if is_void:
-        # A void drawing's black token goes back to the centre: never positive,
-        # not even in the learning round.
+        # 1st edition: no plus points for a void drawing, "aber immer noch
+        # Minuspunkte" (above); never positive, not even in the learning round.
         return "0"
     if learning or guessed:
         return "+"

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from atelier.content.custom import cards_from_settings
+from atelier.content.custom import cards_from_settings, check_confusables
 from atelier.content.decks import LEVELS, WORDS_PER_CARD, Card, pictomania_cards
 from atelier.games.core import RuleError
 from atelier.i18n import LANGUAGES
@@ -24,13 +24,23 @@ DEFAULTS: dict[str, Any] = {
     "kids": False,  # first edition: one card, number cards only
     "learning_round": False,  # second edition: round 1 without the black sheep
     "time_limit": None,  # seconds per round (house rule), None: no limit
-    "player_token_values": None,  # None: the table in RULINGS.md
-    "black_token_values": None,  # None: the table in RULINGS.md
+    "player_token_values": None,  # None: docs/pictomania.md, Token values
+    "black_token_values": None,  # None: docs/pictomania.md, Token values
     "card_swaps": 1,  # first edition: cards each player may swap per game
     "language": "en",
     "custom_cards": [],
     "custom_mode": "alongside",  # or "instead" of the built-in deck
 }
+
+
+def public_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+    """All of them: the rules hide who draws which card, not the deck. A custom
+    deck (up to 64 KB) is cut to each card's level, all a lobby shows; its
+    words are at GET /api/rooms/{code}/deck.json, so each state does not resend them."""
+    cards = settings.get("custom_cards")
+    if not isinstance(cards, list) or not cards:
+        return dict(settings)
+    return {**settings, "custom_cards": [{"level": c.get("level")} for c in cards]}
 
 
 def default_levels(rounds: int, kids: bool) -> list[int]:
@@ -112,6 +122,18 @@ def card_pool(settings: Mapping[str, Any]) -> list[Card]:
         return custom
     builtin = pictomania_cards(settings["language"])
     return [card for level in LEVELS for card in builtin.get(level, ())] + custom
+
+
+def check_custom_confusables(settings: Mapping[str, Any]) -> None:
+    """RuleError if custom cards hold words one drawing cannot tell apart, among
+    themselves or, played alongside, with the built-in cards of their level."""
+    custom = [Card(c["id"], c["level"], tuple(c["words"])) for c in settings["custom_cards"]]
+    if not custom:
+        return
+    builtin: list[Card] = []
+    if settings["custom_mode"] == "alongside":
+        builtin = [c for cards in pictomania_cards(settings["language"]).values() for c in cards]
+    check_confusables(custom, settings["language"], builtin)
 
 
 def _custom_cards(value: Any, language: str, mode: str) -> list[dict[str, Any]]:

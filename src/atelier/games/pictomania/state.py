@@ -13,8 +13,6 @@ from typing import Any
 
 from atelier.content.decks import Card
 
-PHASES = ("display", "drawing", "review", "over")
-
 
 @dataclass
 class Seat:
@@ -26,9 +24,11 @@ class Seat:
     finished: bool = False  # took a black token, declared done, or stopped at round end
     black: int | None = None
     locked: bool = False  # second edition: guessed, so the drawing is final
+    drawn: bool = False  # pen ink shows on the canvas, as the server last reported
     void_admitted: bool = False
     void_votes: list[int] = field(default_factory=list)
     confirmed: bool = False
+    out: bool = False  # the drawer was removed before this round: nothing to guess
 
     def clone(self) -> Seat:
         return replace(self, stack=list(self.stack), void_votes=list(self.void_votes))
@@ -56,6 +56,14 @@ class State:
     # Every card this game may show, fixed when it starts: the built-in decks
     # may change between releases, and a game must replay the same after one.
     pool: tuple[Card, ...] = ()
+    # The room's memory of cards its games dealt (ids): none is drawn again
+    # until its level has no other card left; this game's draws join it.
+    memory: list[str] = field(default_factory=list)
+    # Per seat: removed by the host; plays no further part (see engine._remove).
+    removed: list[bool] = field(default_factory=list)
+
+    def is_removed(self, seat: int) -> bool:
+        return 0 <= seat < len(self.removed) and self.removed[seat]
 
     @property
     def players(self) -> int:
@@ -68,6 +76,8 @@ class State:
             self,
             display=list(self.display),
             used=list(self.used),
+            memory=list(self.memory),
+            removed=list(self.removed),
             ready=list(self.ready),
             swaps_used=list(self.swaps_used),
             player_tokens=list(self.player_tokens),
@@ -108,9 +118,11 @@ def dump(state: State) -> dict[str, Any]:
                 "finished": s.finished,
                 "black": s.black,
                 "locked": s.locked,
+                "drawn": s.drawn,
                 "void_admitted": s.void_admitted,
                 "void_votes": s.void_votes,
                 "confirmed": s.confirmed,
+                "out": s.out,
             }
             for s in state.seats
         ],
@@ -119,6 +131,8 @@ def dump(state: State) -> dict[str, Any]:
         "history": state.history,
         "totals": state.totals,
         "pool": [[c.id, c.level, list(c.words)] for c in state.pool],
+        "memory": state.memory,
+        "removed": state.removed,
     }))
     return data
 
@@ -147,9 +161,11 @@ def load(data: dict[str, Any]) -> State:
                 finished=s["finished"],
                 black=s["black"],
                 locked=s["locked"],
+                drawn=s.get("drawn", False),
                 void_admitted=s["void_admitted"],
                 void_votes=list(s["void_votes"]),
                 confirmed=s["confirmed"],
+                out=s.get("out", False),
             )
             for s in data["seats"]
         ],
@@ -158,4 +174,6 @@ def load(data: dict[str, Any]) -> State:
         history=list(data["history"]),
         totals=list(data["totals"]),
         pool=tuple(Card(str(i), int(level), tuple(words)) for i, level, words in data["pool"]),
+        memory=list(data.get("memory", [])),
+        removed=list(data.get("removed") or [False] * len(data["names"])),
     )

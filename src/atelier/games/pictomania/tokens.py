@@ -1,4 +1,4 @@
-"""Default token tables (RULINGS.md; the rulebooks' figures are missing).
+"""Default token tables (docs/pictomania.md, Token values; the rulebooks' figures are missing).
 
 Every table is a default: rooms and the scorer may override it.
 """

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from atelier.games.pictomania.engine import deadline, game_winners, may_draw, spent_numbers
+from atelier.games.pictomania.engine import (
+    deadline,
+    game_winners,
+    may_draw,
+    may_take_token,
+    spent_numbers,
+    waiting_for,
+)
 from atelier.games.pictomania.reveal import (
     cards_json,
     is_learning_round,
@@ -51,6 +58,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "totals": list(state.totals),
         "history": state.history,
         "winners": game_winners(state),
+        "waiting_for": waiting_for(state),
     }
     if state.phase == "review":
         out["round_result"] = round_result(state)
@@ -60,7 +68,8 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
 
 
 def _public_player(state: State, p: int) -> dict[str, Any]:
-    out: dict[str, Any] = {"seat": p, "name": state.names[p], "total": state.totals[p]}
+    out: dict[str, Any] = {"seat": p, "name": state.names[p], "total": state.totals[p],
+                           "removed": state.is_removed(p)}
     if state.phase == "display":
         out["ready"] = state.ready[p]
         if state.settings["edition"] == "first":
@@ -68,6 +77,7 @@ def _public_player(state: State, p: int) -> dict[str, Any]:
     if state.phase in ("drawing", "review"):
         mine = state.seats[p]
         out["finished"] = mine.finished
+        out["out"] = mine.out
         out["black_token"] = mine.black
         out["may_draw"] = may_draw(state, p)
         out["guessed_by"] = [by for by, _ in mine.stack]
@@ -95,8 +105,29 @@ def _private(state: State, me: int) -> dict[str, Any]:
         "spent": sorted(spent_numbers(state, me)),
         "may_draw": may_draw(state, me),
         "finished": state.seats[me].finished,
+        "may_take_token": may_take_token(state, me),
     }
 
 
 def _guessed(seat_state: Any, by: int) -> bool:
     return any(g == by for g, _ in seat_state.stack)
+
+
+def revealed_guesses(state: State, key: str, seat: int) -> list[dict[str, Any]] | None:
+    """Who guessed what on one drawing and whether right, for a round that is
+    revealed (in review or finished); None for the round being drawn or one
+    that has not happened."""
+    if not key.startswith("round-") or not key[6:].isdigit():
+        return None
+    n = int(key[6:])
+    result: dict[str, Any] | None = None
+    if n == state.round and state.phase == "review":
+        result = round_result(state)
+    else:
+        result = next((r for r in state.history if r["round"] == n), None)
+    if result is None:
+        return None
+    for drawing in result["drawings"]:
+        if drawing["seat"] == seat:
+            return [dict(g) for g in drawing["guesses"]]
+    return None

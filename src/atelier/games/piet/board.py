@@ -26,7 +26,7 @@ Masks = tuple[int, int, int]
 
 EMPTY: Masks = (0, 0, 0)
 
-# Beginner setup from RULINGS.md: R Y B / Y B R / B R Y.
+# docs/piet.md, Beginner setup: R Y B / Y B R / B R Y.
 BEGINNER_PALETTE: Masks = (
     (1 << 0) | (1 << 5) | (1 << 7),
     (1 << 1) | (1 << 3) | (1 << 8),
@@ -227,7 +227,7 @@ def in_chains(full: int) -> int:
 
 def chain_score(full: int, new: int) -> int:
     """Points for ``new`` pieces of one colour, given that colour's mask ``full``
-    after placing them (RULINGS.md): each distinct chain of >= 2 touching a new
+    after placing them (docs/piet.md, Chains): each distinct chain of >= 2 touching a new
     piece scores its length; each new piece in no such chain scores 1."""
     line = LINE
     t_full = _T_LOW[full & 255] | _T_HIGH[full >> 8]

@@ -22,7 +22,12 @@ def _read(path: str) -> str:
         return handle.read()
 
 
-def _replay(path: str) -> Replayed | int:
+def _replay(argv: list[str]) -> Replayed | int:
+    """The record the one argument names, or the exit status of a bad call."""
+    if len(argv) != 1:
+        print(USAGE, file=sys.stderr)
+        return 2
+    path = argv[0]
     try:
         return read_record(_read(path))
     except RecordError as error:
@@ -46,10 +51,7 @@ def score_json(replayed: Replayed) -> dict[str, object]:
 
 
 def _score(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print(USAGE, file=sys.stderr)
-        return 2
-    replayed = _replay(argv[0])
+    replayed = _replay(argv)
     if isinstance(replayed, int):
         return replayed
     print(json.dumps(score_json(replayed)))
@@ -57,10 +59,7 @@ def _score(argv: list[str]) -> int:
 
 
 def _moves(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print(USAGE, file=sys.stderr)
-        return 2
-    replayed = _replay(argv[0])
+    replayed = _replay(argv)
     if isinstance(replayed, int):
         return replayed
     lines = sorted(format_move(m, brush=False) for m in legal_moves(replayed.final))

@@ -15,8 +15,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Annotated, Any, Literal
 
+from pydantic import Field
+
+from atelier.games.actions import Action, ActionSchema
 from atelier.games.core import JSON, RuleError, require
 from atelier.games.piet.ai import COMPUTER_LEVELS, choose_move
 from atelier.games.piet.board import COLOURS, Masks, colour_at
@@ -81,8 +84,20 @@ def _cells(masks: Masks, count: int) -> list[str | None]:
     return [COLOURS[c] if (c := colour_at(masks, i)) >= 0 else None for i in range(count)]
 
 
+ACTIONS = ActionSchema()
+
+
+@ACTIONS.action
+class MoveAction(Action):
+    """A move in the notation of docs/piet.md (``legal_moves`` lists them)."""
+
+    type: Literal["move"]
+    move: Annotated[str, Field(max_length=64)]
+
+
 class PietGame:
     name = "piet"
+    actions = ACTIONS
     min_seats = 2
     max_seats = 2
 
@@ -111,6 +126,11 @@ class PietGame:
             full["setup"], full["brushes"] = loaded.setup, loaded.brushes
             full["record"] = loaded.text()
         return full
+
+    def public_settings(self, settings: Mapping[str, JSON]) -> dict[str, JSON]:
+        """All of them: Piet has no hidden information (a loaded record is the
+        game's own past moves)."""
+        return dict(settings)
 
     def new(self, settings: Mapping[str, JSON], seats: Sequence[str], seed: int) -> PietState:
         full = self.validate_settings(settings, len(seats))
@@ -182,6 +202,9 @@ class PietGame:
 
     def deadline(self, state: PietState) -> float | None:
         return None
+
+    def final_scores(self, state: PietState) -> list[int]:
+        return list(state.board.scores)
 
     def is_over(self, state: PietState) -> bool:
         return state.board.phase == OVER

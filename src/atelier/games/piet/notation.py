@@ -1,4 +1,4 @@
-"""Game records (RULINGS.md): read in any cell order, written canonically.
+"""Game records (docs/piet.md, Records): read in any cell order, written canonically.
 
 A record is headers (``setup: beginner|empty``, ``brushes: on|off``), then one
 move per line: ``a1b1>c3``, ``b2>a1 !d4=Y`` (a brush after painting) or

@@ -1,4 +1,4 @@
-"""Piet's rules (RULINGS.md): the state, legal moves, and playing a move.
+"""Piet's rules (docs/piet.md, Rulings): the state, legal moves, and playing a move.
 
 Players are 0 and 1 here (1 and 2 in records and on screen). Everything is
 pure: a move returns a new state and never changes the one passed in.

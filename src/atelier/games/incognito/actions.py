@@ -1,0 +1,36 @@
+"""Every action Incognito accepts, by shape (docs/incognito.md says when each is allowed)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from atelier.games.actions import Action, ActionSchema, Int, Remove, Skip, System
+
+ACTIONS = ActionSchema()
+
+
+@ACTIONS.action
+class DoneDrawing(Action):
+    type: Literal["done_drawing"]
+
+
+@ACTIONS.action
+class Vote(Action):
+    type: Literal["vote"]
+    author: Int
+    tile: Int
+
+
+@ACTIONS.action
+class DoneVoting(Action):
+    type: Literal["done_voting"]
+
+
+@ACTIONS.action
+class Confirm(Action):
+    type: Literal["confirm"]
+
+
+ACTIONS.action(System)
+ACTIONS.action(Skip)
+ACTIONS.action(Remove)
