@@ -21,6 +21,9 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str]] = {
     ("bench",): ("atelier.bench.cli", "benchmarks that print figures"),
 }
 
+# commands that talk to sockets: SIGPIPE stays ignored (Python's default)
+NETWORK_COMMANDS = frozenset({("serve",), ("bench",)})
+
 USAGE = "usage: atelier COMMAND [ARGS]\n\ncommands:\n" + "\n".join(
     f"  {' '.join(words):<20} {about}" for words, (_, about) in COMMANDS.items()
 )
@@ -28,11 +31,13 @@ USAGE = "usage: atelier COMMAND [ARGS]\n\ncommands:\n" + "\n".join(
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if argv is None and hasattr(signal, "SIGPIPE"):
-        # `atelier piet moves FILE | head` should stop quietly, like any Unix tool.
-        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
     for words, (module, _) in sorted(COMMANDS.items(), key=lambda kv: -len(kv[0])):
         if tuple(args[: len(words)]) == words:
+            if argv is None and words not in NETWORK_COMMANDS and hasattr(signal, "SIGPIPE"):
+                # `atelier piet moves FILE | head` should stop quietly, like any
+                # Unix tool. Never for the server: a peer's reset connection
+                # would kill it (EPIPE becomes a fatal SIGPIPE, exit 141).
+                signal.signal(signal.SIGPIPE, signal.SIG_DFL)
             entry: Callable[[list[str]], int] = import_module(module).main
             return entry(args[len(words) :])
     if args[:1] in (["-h"], ["--help"], ["help"]):

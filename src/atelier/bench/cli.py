@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import multiprocessing
 import os
 import socket
@@ -20,16 +21,21 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
-
-import httpx
 
 from atelier.bench import load
 from atelier.bench.load import Counts, Job
 from atelier.ink.codec import decode_batch
 from atelier.ink.synth import DEVICES, record
+
+# every benchmark client comes from 127.0.0.1: lift the per-address limits
+UNLIMITED = ["--max-rooms-per-minute", "1000000", "--max-connections", "1000000",
+             "--max-pending-hellos", "1000000"]
 
 
 def free_port() -> int:
@@ -38,18 +44,59 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (``atelier serve --workers N`` is N + 1 processes)."""
+    found, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        found.append(p)
+        try:
+            for task in os.listdir(f"/proc/{p}/task"):
+                with open(f"/proc/{p}/task/{task}/children") as f:
+                    todo.extend(int(c) for c in f.read().split())
+        except OSError:
+            continue
+    return found
+
+
 def proc_cpu_seconds(pid: int) -> float:
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """CPU time of the process and its children."""
+    total = 0.0
+    for p in process_tree(pid):
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def proc_rss_mib(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
+    """Resident memory of the process and its children."""
+    total = 0.0
+    for p in process_tree(pid):
+        try:
+            with open(f"/proc/{p}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) / 1024
+        except OSError:
+            continue
+    return total
+
+
+def http(url: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
+    """GET (or POST ``body`` as JSON): the status and the decoded answer. The
+    standard library only, so the benchmark runs from a plain install."""
+    data = None if body is None else json.dumps(body).encode()
+    request = urllib.request.Request(url, data=data,
+                                     headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            return answer.status, json.loads(answer.read() or b"null")
+    except urllib.error.HTTPError as err:
+        return err.code, None
 
 
 def receive(pipe: Connection, timeout: float) -> tuple[str, Any]:
@@ -67,35 +114,65 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
 
 
-async def run_ink(args: argparse.Namespace) -> int:
+@dataclass
+class Run:
+    """One measured run against one server."""
+
+    name: str
+    counts: Counts
+    wall: float
+    cpu: float
+    rss_before: float
+    rss_after: float
+    own_server: bool
+    load_processes: int
+
+    @property
+    def cpu_per_1000_frames_ms(self) -> float:
+        return 1e6 * self.cpu / max(1, self.counts.frames_received)
+
+    @property
+    def p99(self) -> float:
+        return percentile([x / 1000 for x in self.counts.latencies], 99)
+
+
+def start_server(target: str, port: int, folder: str,
+                 extra: list[str]) -> subprocess.Popen[bytes]:
+    db = os.path.join(folder, f"{target}.sqlite3")
+    if target == "floor":
+        cmd = [sys.executable, "-m", "atelier.bench.floor", "--port", str(port), "--db", db]
+    else:
+        cmd = [sys.executable, "-m", "atelier", "serve", "--host", "127.0.0.1", "--port",
+               str(port), "--db", db, "--quiet", "--extra-game", "atelier.bench.sketch:GAME",
+               *UNLIMITED, *extra]
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+
+
+async def measure(args: argparse.Namespace, target: str) -> Run:
+    """Start ``target`` (``atelier`` or ``floor``; none with ``--url``), load it, measure."""
     server: subprocess.Popen[bytes] | None = None
     tmp = tempfile.TemporaryDirectory()
-    if args.url:
+    if args.url and target == "atelier":
         base = args.url.rstrip("/")
     else:
         port = free_port()
         base = f"http://127.0.0.1:{port}"
-        server = subprocess.Popen(
-            [sys.executable, "-m", "atelier", "serve", "--host", "127.0.0.1", "--port",
-             str(port), "--db", os.path.join(tmp.name, "bench.sqlite3"), "--quiet",
-             "--extra-game", "atelier.bench.sketch:GAME"],
-            stdout=subprocess.DEVNULL,
-        )
+        server = start_server(target, port, tmp.name, args.serve_arg)
     workers: list[tuple[BaseProcess, Connection]] = []
     try:
-        async with httpx.AsyncClient(timeout=10) as http:
-            for _ in range(400):
-                with contextlib.suppress(httpx.HTTPError):
-                    if (await http.get(base + "/healthz")).status_code == 200:
-                        break
-                await asyncio.sleep(0.05)
-            rss_before = proc_rss_mib(server.pid) if server else 0.0
-            codes = []
-            for _ in range(args.rooms):
-                made = await http.post(base + "/api/rooms",
-                                       json={"game": args.game, "settings": {}})
-                made.raise_for_status()
-                codes.append(made.json()["code"])
+        for _ in range(400):
+            with contextlib.suppress(OSError):
+                if (await asyncio.to_thread(http, base + "/healthz"))[0] == 200:
+                    break
+            await asyncio.sleep(0.05)
+        rss_before = proc_rss_mib(server.pid) if server else 0.0
+        codes = []
+        for _ in range(args.rooms):
+            status, made = await asyncio.to_thread(
+                http, base + "/api/rooms", {"game": args.game, "settings": {}})
+            if status != 201:
+                raise RuntimeError(f"creating a room answered {status}")
+            codes.append(made["code"])
         drawings = [record(DEVICES[k % len(DEVICES)], 200, seed=k).batches for k in range(12)]
         counts = [[decode_batch(b).points for b in d] for d in drawings]
         ctx = multiprocessing.get_context("spawn")
@@ -143,14 +220,50 @@ async def run_ink(args: argparse.Namespace) -> int:
             server.terminate()
             server.wait(10)
         tmp.cleanup()
-    total = load.merge(results)
-    report(args, total, t1 - t0, cpu1 - cpu0, rss_before, rss_after, server is not None,
-           n_proc)
-    return 0 if total.frames_received else 1
+    return Run(target, load.merge(results), t1 - t0, cpu1 - cpu0, rss_before, rss_after,
+               server is not None, n_proc)
 
 
-def report(args: argparse.Namespace, t: Counts, wall: float, cpu: float, rss0: float,
-           rss1: float, own_server: bool, n_proc: int) -> None:
+def failures(run: Run) -> list[str]:
+    total, found = run.counts, []
+    if not total.frames_received:
+        found.append("no frame was delivered")
+    if total.lost:
+        found.append(f"{total.lost} connections lost")
+    if total.errors:
+        found.append(f"{total.errors} errors from the server")
+    if total.seated_at_start < total.players:
+        found.append(f"{total.players - total.seated_at_start} players never seated")
+    return [f"{run.name}: {f}" for f in found]
+
+
+async def run_ink(args: argparse.Namespace) -> int:
+    runs = []
+    if args.floor:
+        runs.append(await measure(args, "floor"))
+    runs.append(await measure(args, "atelier"))
+    for run in runs:
+        if len(runs) > 1:
+            print(f"== {run.name} ==")
+        report(args, run)
+    if len(runs) > 1:
+        floor, ours = runs
+        print(f"== atelier / floor ==\n"
+              f"CPU per 1,000 frames relayed: {ours.cpu_per_1000_frames_ms:.1f} ms / "
+              f"{floor.cpu_per_1000_frames_ms:.1f} ms = "
+              f"{ours.cpu_per_1000_frames_ms / floor.cpu_per_1000_frames_ms:.2f}x\n"
+              f"p99 delivery: {ours.p99:.1f} ms / {floor.p99:.1f} ms = "
+              f"{ours.p99 / floor.p99:.2f}x")
+    found = [f for run in runs for f in failures(run)]
+    for failure in found:
+        print(f"FAILED: {failure}", file=sys.stderr)
+    return 1 if found else 0
+
+
+def report(args: argparse.Namespace, run: Run) -> None:
+    t, wall, cpu = run.counts, run.wall, run.cpu
+    rss0, rss1, own_server, n_proc = run.rss_before, run.rss_after, run.own_server, \
+        run.load_processes
     lat = [x / 1000 for x in t.latencies]
     copies = max(1, t.frames_received)
     how = "single frames" if args.single_frames else "bundles"
@@ -175,7 +288,8 @@ def report(args: argparse.Namespace, t: Counts, wall: float, cpu: float, rss0: f
         lines.append(
             f"server CPU: {100 * cpu / wall:.0f}% of one core "
             f"({1000 * cpu / wall / args.rooms:.1f} ms per second per room); "
-            f"RSS {rss1:.0f} MiB ({(rss1 - rss0) / args.rooms * 1024:.0f} KiB per room)"
+            f"RSS {rss1:.0f} MiB ({(rss1 - rss0) / args.rooms * 1024:.0f} KiB per room); "
+            f"{run.cpu_per_1000_frames_ms:.1f} ms of CPU per 1,000 frames relayed"
         )
     lines.append(f"load CPU: {100 * t.cpu / wall:.0f}% of one core in {n_proc} process"
                  f"{'es' if n_proc > 1 else ''} (on {os.cpu_count()} cores shared with the server)")
@@ -183,9 +297,14 @@ def report(args: argparse.Namespace, t: Counts, wall: float, cpu: float, rss0: f
 
 
 def main(argv: list[str]) -> int:
+    if argv[:1] == ["fuzz"]:  # needs hypothesis (the dev extra): imported only here
+        from atelier.bench import fuzz
+
+        return fuzz.main(argv[1:])
     ap = argparse.ArgumentParser(prog="atelier bench")
     sub = ap.add_subparsers(dest="what", required=True)
     ink = sub.add_parser("ink", help="rooms of players drawing at once")
+    sub.add_parser("fuzz", help="the protocol fuzzer's long run (--messages, --workers)")
     ink.add_argument("--rooms", type=int, default=100)
     ink.add_argument("--players", type=int, default=6, choices=range(1, 7))
     ink.add_argument("--seconds", type=float, default=20)
@@ -196,8 +315,18 @@ def main(argv: list[str]) -> int:
                      help="processes generating the load (default 2)")
     ink.add_argument("--single-frames", action="store_true",
                      help="clients take one ink frame per message (as before ink bundles)")
+    ink.add_argument("--floor", action="store_true",
+                     help="first run the same load against a lean relay that only checks, "
+                          "stores and relays ink (atelier.bench.floor), then compare")
+    ink.add_argument("--serve-arg", action="append", default=[],
+                     help="an argument for `atelier serve` (repeatable), e.g. --serve-arg=--x")
     ink.add_argument("--game", default="sketch", help=argparse.SUPPRESS)
+    from atelier.bench import rooms
+
+    rooms.add_parser(sub)
     args = ap.parse_args(argv)
+    if args.what == "rooms":
+        return rooms.main(args)
     try:
         import uvloop
 

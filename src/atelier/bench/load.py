@@ -21,7 +21,8 @@ from multiprocessing.connection import Connection
 from typing import Any
 from urllib.parse import urlsplit
 
-from atelier.bench.wsclient import BINARY, TEXT, WsClient, client_frame
+from atelier.bench.wsclient import WsClient, client_frame
+from atelier.server.wsframe import BINARY, TEXT
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
 SLOTS = 10

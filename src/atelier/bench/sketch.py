@@ -5,15 +5,24 @@ everything, nothing is scored. Loaded by the benchmark's server with
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
-from atelier.games.core import SYSTEM, RuleError, require
+from atelier.games.actions import Action, ActionSchema
+from atelier.games.core import SYSTEM, Game, RuleError, require
+
+ACTIONS = ActionSchema()
+
+
+@ACTIONS.action
+class Advance(Action):
+    type: Literal["advance"]  # the system ends the sketch
 
 
 class SketchGame:
     name = "sketch"
     min_seats = 1
     max_seats = 6
+    actions = ACTIONS
 
     def default_settings(self) -> dict[str, Any]:
         return {}
@@ -21,6 +30,9 @@ class SketchGame:
     def validate_settings(self, settings: Mapping[str, Any], seats: int) -> dict[str, Any]:
         require(not settings, "bad_settings", field=",".join(sorted(settings))[:40])
         return {}
+
+    def public_settings(self, settings: Mapping[str, Any]) -> dict[str, Any]:
+        return dict(settings)
 
     def new(self, settings: Mapping[str, Any], seats: Sequence[str], seed: int) -> dict[str, Any]:
         return {"seats": len(seats), "over": False}
@@ -59,4 +71,4 @@ class SketchGame:
         return frozenset({"pen", "eraser", "undo", "clear"})
 
 
-GAME = SketchGame()
+GAME: Game[dict[str, Any]] = SketchGame()  # mypy checks it keeps the game contract

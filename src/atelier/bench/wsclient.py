@@ -17,8 +17,7 @@ import os
 from collections.abc import Callable
 from typing import cast
 
-GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
-TEXT, BINARY, CLOSE, PING, PONG = 1, 2, 8, 9, 10
+from atelier.server.wsframe import BINARY, CLOSE, GUID, PING, PONG, TEXT, payload_length
 
 
 def client_frame(opcode: int, payload: bytes, key: bytes | None = None) -> bytes:
@@ -103,17 +102,8 @@ class WsClient(asyncio.Protocol):
                 return
             self.opened.set_result(None)
         i, n = 0, len(buf)
-        while n - i >= 2:
-            length = buf[i + 1] & 127
-            h = 2
-            if length == 126:
-                if n - i < 4:
-                    break
-                length, h = int.from_bytes(buf[i + 2 : i + 4], "big"), 4
-            elif length == 127:
-                if n - i < 10:
-                    break
-                length, h = int.from_bytes(buf[i + 2 : i + 10], "big"), 10
+        while (found := payload_length(buf, i)) is not None:
+            length, h = found
             if n - i < h + length:
                 break
             opcode = buf[i] & 15

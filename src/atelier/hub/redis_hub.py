@@ -5,6 +5,12 @@ of them (pattern subscription) and ignores its own notices and rooms it has
 not loaded. Redis is only a doorbell: the log in the database stays the truth,
 so a notice lost while a process reconnects is repaired by the next one (the
 receiver reloads the log tail whenever a seq is missing).
+
+Publishing never waits for Redis: notices go to an outbox that one sender task
+drains, many at a time in one pipeline. Awaiting a round trip per ink batch
+needed a pooled connection per batch in flight; a hundred rooms drawing at once
+exhausted the pool and dropped players' sockets. One sender keeps the order of
+notices and uses one connection however busy the rooms are.
 """
 
 from __future__ import annotations
@@ -13,12 +19,18 @@ import asyncio
 import contextlib
 import logging
 import secrets
+from collections import deque
 
 import redis.asyncio as aioredis
 
 from atelier.hub.base import ORIGIN_BYTES, HubMessage, Receiver, decode, encode
 
 log = logging.getLogger(__name__)
+
+OUTBOX_LIMIT = 100_000
+"""Notices waiting for Redis at most; past this (Redis gone for a long while)
+the oldest are dropped: the log in the database stays the truth."""
+PIPELINE_MAX = 512
 
 
 class RedisHub:
@@ -30,6 +42,10 @@ class RedisHub:
         self._receiver: Receiver | None = None
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
+        self._outbox: deque[tuple[str, bytes]] = deque()
+        self._wake = asyncio.Event()
+        self._sender: asyncio.Task[None] | None = None
+        self.dropped = 0
 
     @property
     def shared(self) -> bool:
@@ -42,9 +58,42 @@ class RedisHub:
         await self._redis.ping()
         self._task = asyncio.create_task(self._listen())
         await asyncio.wait_for(self._ready.wait(), timeout=10)
+        self._sender = asyncio.create_task(self._send())
 
     async def publish(self, message: HubMessage) -> None:
-        await self._redis.publish(f"{self.prefix}room:{message.room}", encode(message))
+        if len(self._outbox) >= OUTBOX_LIMIT:
+            self._outbox.popleft()
+            self.dropped += 1
+        self._outbox.append((f"{self.prefix}room:{message.room}", encode(message)))
+        self._wake.set()
+
+    async def _send(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            while self._outbox:
+                batch = [self._outbox.popleft()
+                         for _ in range(min(PIPELINE_MAX, len(self._outbox)))]
+                try:
+                    async with self._redis.pipeline(transaction=False) as pipe:
+                        for channel, data in batch:
+                            pipe.publish(channel, data)
+                        await pipe.execute()
+                except asyncio.CancelledError:
+                    self._outbox.extendleft(reversed(batch))
+                    raise
+                except Exception:
+                    # Redis unreachable: keep the notices, try again shortly
+                    log.exception("redis publish failed; retrying")
+                    self._outbox.extendleft(reversed(batch))
+                    await asyncio.sleep(0.5)
+
+    async def flush(self, timeout: float = 5.0) -> None:
+        """Wait until every notice published so far has reached Redis."""
+        end = asyncio.get_running_loop().time() + timeout
+        while self._outbox and asyncio.get_running_loop().time() < end:
+            self._wake.set()
+            await asyncio.sleep(0.01)
 
     async def _listen(self) -> None:
         while True:
@@ -70,6 +119,11 @@ class RedisHub:
                 await asyncio.sleep(0.5)
 
     async def close(self) -> None:
+        if self._sender is not None:
+            await self.flush()
+            self._sender.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._sender
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

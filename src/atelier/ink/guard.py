@@ -9,6 +9,7 @@ store) a batch the guard refuses; the guard is then unchanged.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterable
 from itertools import accumulate
 
@@ -30,6 +31,7 @@ from atelier.ink.codec import (
     _Doubt,
     decode_batch,
 )
+from atelier.ink.presence import InkPresence
 
 _LOW, _HIGH = -MARGIN, CANVAS_SIZE + MARGIN
 
@@ -43,14 +45,6 @@ class InkGuard:
         self.x = self.y = self.t = self.p = 0
         self.count = 0  # points of the open stroke
         self.strokes = 0  # strokes begun in this drawing, undone ones included
-
-    @classmethod
-    def from_batches(cls, batches: Iterable[bytes]) -> InkGuard:
-        """The guard after batches accepted earlier (e.g. after a restart)."""
-        guard = cls()
-        for data in batches:
-            guard.check(data)
-        return guard
 
     def check(self, data: bytes, allowed: frozenset[str] | None = None) -> InkBatch:
         """The decoded batch, if it fits the drawing and uses only ``allowed``
@@ -141,3 +135,14 @@ def _first_bad_point(d: tuple[int, ...], x: int, y: int, p: int) -> None:
             raise InkError("ink_out_of_bounds")
         if not 0 <= p <= MAX_PRESSURE:
             raise InkError("ink_malformed")
+
+
+def restore(batches: Iterable[bytes]) -> tuple[InkGuard, InkPresence]:
+    """The guard and the ink presence after ink accepted before a restart (kept
+    even if the rules of the format tightened since: the ink was accepted then)."""
+    guard = InkGuard()
+    presence = InkPresence()
+    for data in batches:
+        with contextlib.suppress(InkError):
+            presence.apply(guard.check(data))
+    return guard, presence

@@ -66,6 +66,21 @@ def duration_ms(batches: Iterable[bytes], max_gap_ms: int = MAX_GAP_MS) -> int:
     return events[-1].vt if events else 0
 
 
+def play(drawing: Drawing, ev: Event) -> None:
+    """Apply one replay event to ``drawing``."""
+    if ev.begin is not None:
+        b = ev.begin
+        drawing.begin(b.tool, b.width, b.x, b.y, b.t, b.pressure)
+    elif ev.kind == "point":
+        drawing.point(*ev.point)
+    elif ev.kind == "end":
+        drawing.end()
+    elif ev.kind == "undo":
+        drawing.undo(ev.t)
+    elif ev.kind == "clear":
+        drawing.clear(ev.t)
+
+
 def drawing_at(batches: Iterable[bytes], vt: int, max_gap_ms: int = MAX_GAP_MS) -> Drawing:
     """The drawing as it stood ``vt`` ms into its replay (e.g. for a
     thumbnail strip or an animated export)."""
@@ -73,15 +88,5 @@ def drawing_at(batches: Iterable[bytes], vt: int, max_gap_ms: int = MAX_GAP_MS) 
     for ev in timeline(batches, max_gap_ms):
         if ev.vt > vt:
             break
-        if ev.begin is not None:
-            b = ev.begin
-            drawing.begin(b.tool, b.width, b.x, b.y, b.t, b.pressure)
-        elif ev.kind == "point":
-            drawing.point(*ev.point)
-        elif ev.kind == "end":
-            drawing.end()
-        elif ev.kind == "undo":
-            drawing.undo(ev.t)
-        elif ev.kind == "clear":
-            drawing.clear(ev.t)
+        play(drawing, ev)
     return drawing

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import logging
+import re
+import secrets
 import struct
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -11,26 +14,40 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, Response
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from starlette.exceptions import HTTPException
 
 from atelier.games.core import Game, RuleError
 from atelier.games.registry import get_game
 from atelier.hub import open_hub
 from atelier.i18n import LANGUAGES, catalog, pick_language
+from atelier.server.addresses import AddressLimits, AddressPolicy, client_address
 from atelier.server.decks import router as decks_router
-from atelier.server.model import COLOUR_HEX
+from atelier.server.forwarded import Proxies
+from atelier.server.headers import SecurityHeaders
+from atelier.server.model import COLOUR_HEX, hash_token
 from atelier.server.pngs import PngCache
-from atelier.server.rooms import LiveRoom, Rooms
+from atelier.server.protocol import load_json
+from atelier.server.qr import qr_svg
+from atelier.server.replays import AnimationCache, timeline_json
+from atelier.server.rooms import IDLE_SECONDS, LiveRoom, Rooms
 from atelier.server.socket import serve_socket
 from atelier.server.views import drawing_key, room_summary, visible_drawers
 from atelier.store import open_store
 
+log = logging.getLogger(__name__)
+
 WEB_DIR = Path(str(resources.files("atelier") / "web"))
-PLACEHOLDER = (
-    "<!doctype html><meta charset=utf-8><title>Atelier</title><p>Atelier: the app is coming."
-)
+DRAWING_FORMATS = ("png", "ink", "json", "gif", "webp")
+
+MAX_CREATE_BYTES = 96 * 1024
+"""A room's first settings: a custom word list (64 KB) and the rest."""
+SEAT_FILE = re.compile(r"([0-9]{1,2})\.(" + "|".join(DRAWING_FORMATS) + ")")
+PNG_SIZE = re.compile(r"[0-9]{1,5}")
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed"}
 
 
 @dataclass
@@ -39,8 +56,13 @@ class ServerConfig:
     database_url: str | None = None
     redis_url: str | None = None
     allowed_origins: frozenset[str] = frozenset()
+    forwarded_allow_ips: str | None = None
     table_prefix: str = ""
     extra_games: dict[str, Game[Any]] = field(default_factory=dict)
+    owns: Callable[[str], bool] | None = None
+    """With ``--workers``: whether this process serves a room (atelier.server.workers)."""
+    idle_seconds: float = IDLE_SECONDS  # unload a room nobody is connected to after this
+    address_policy: AddressPolicy = field(default_factory=AddressPolicy)
 
 
 class CreateRoom(BaseModel):
@@ -61,6 +83,28 @@ def _error(request: Request, err: RuleError, status: int) -> JSONResponse:
     )
 
 
+def address_of(request: Request | WebSocket, policy: AddressPolicy) -> str:
+    """The client's address for the per-address limits (forwarded only from trusted proxies)."""
+    peer = request.client.host if request.client is not None else None
+    return client_address(peer, request.headers.get("x-forwarded-for"), policy.proxies)
+
+
+async def _body(request: Request, limit: int) -> bytes:
+    """The request body, refused once it exceeds ``limit`` bytes (the stream is
+    counted: Content-Length may lie or be absent)."""
+    declared = request.headers.get("content-length", "")
+    if declared.isascii() and declared.isdigit() and int(declared) > limit:
+        raise RuleError("body_too_large", max=limit)
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > limit:
+            raise RuleError("body_too_large", max=limit)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
 def _games(config: ServerConfig) -> Callable[[str], Game[Any]]:
     def lookup(name: str) -> Game[Any]:
         if name in config.extra_games:
@@ -68,6 +112,39 @@ def _games(config: ServerConfig) -> Callable[[str], Game[Any]]:
         return get_game(name)
 
     return lookup
+
+
+_ROUND_KEY = re.compile(r"(?:g(\d+)-)?round-(\d+)")
+
+
+def _round_of(key: str | None) -> tuple[int, int] | None:
+    """(game in the room, round) of an ink key: ``round-3``, or ``g2-round-3``."""
+    match = _ROUND_KEY.fullmatch(key or "")
+    if match is None:
+        return None
+    return int(match.group(1) or 1), int(match.group(2))
+
+
+def _is_drawing(room: LiveRoom, key: str, seat: int) -> bool:
+    """Whether ``key``/``seat`` names a drawing of this room, drawn on or not:
+    a seat that drew nothing in a round still has a (blank) drawing."""
+    model = room.model
+    if not 0 <= seat < len(model.seats):
+        return False
+    if key in room.ink or key == drawing_key(model):
+        return True
+    asked = _round_of(key)
+    if asked is None:
+        return False
+    current = _round_of(drawing_key(model))
+    if current is not None and asked[0] == current[0]:
+        return 1 <= asked[1] <= current[1]
+    if current is not None and asked[0] > current[0]:
+        return False
+    # A finished game: every round it played (some drawn on) or was set to play.
+    played = [r[1] for r in map(_round_of, room.ink) if r is not None and r[0] == asked[0]]
+    rounds = model.settings.get("rounds")
+    return 1 <= asked[1] <= max([*played, rounds if isinstance(rounds, int) else 0])
 
 
 def _visible_to_public(room: LiveRoom, key: str, seat: int) -> bool:
@@ -84,7 +161,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await open_store(config.db_path, config.database_url, config.table_prefix)
         hub = await open_hub(config.redis_url, f"atelier:{config.table_prefix}")
-        rooms = Rooms(store, hub, _games(config))
+        rooms = Rooms(store, hub, _games(config), owns=config.owns,
+                      idle_seconds=config.idle_seconds)
         await rooms.start()
         app.state.rooms = rooms
         try:
@@ -94,30 +172,55 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             await hub.close()
             await store.close()
 
-    app = FastAPI(title="Atelier", lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(title="Atelier", lifespan=lifespan, docs_url=None, redoc_url=None,
+                  openapi_url=None)
+
+    # Every refusal is JSON in the shape the routes use, translated: unknown
+    # paths, wrong methods, malformed parameters, and (logged) server faults.
+    @app.exception_handler(HTTPException)
+    async def http_error(request: Request, exc: HTTPException) -> Response:
+        code = HTTP_CODES.get(exc.status_code, "bad_request")
+        return _error(request, RuleError(code), exc.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(request: Request, exc: RequestValidationError) -> Response:
+        return _error(request, RuleError("bad_request"), 400)
+
+    @app.exception_handler(Exception)
+    async def internal(request: Request, exc: Exception) -> Response:
+        log.error("request %s failed", request.url.path, exc_info=exc)
+        return _error(request, RuleError("internal"), 500)
     pngs = PngCache()
+    proxies = Proxies(config.forwarded_allow_ips)
+    animations = AnimationCache()
+    addresses = AddressLimits(config.address_policy)
+    app.state.addresses = addresses
 
     def rooms_of(request: Request) -> Rooms:
         rooms: Rooms = request.app.state.rooms
         return rooms
 
     def index() -> Response:
-        page = WEB_DIR / "index.html"
-        if page.is_file():
-            return FileResponse(page, headers={"Cache-Control": "no-cache"})
-        return HTMLResponse(PLACEHOLDER)
+        return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/", include_in_schema=False)
     async def home() -> Response:
         return index()
 
     @app.get("/r/{code}", include_in_schema=False)
-    async def room_page(code: str) -> Response:
+    async def room_page(code: str, request: Request) -> Response:
+        if not re.fullmatch(r"[A-Za-z0-9]{1,16}", code):
+            return _error(request, RuleError("unknown_room", room=code[:16]), 404)
         return index()
 
+    @app.get("/r/{code}/tv", include_in_schema=False)
+    async def tv_page(code: str) -> Response:
+        return index()  # the client shows the table view: a spectator, large
+
     @app.get("/healthz")
-    async def healthz() -> dict[str, bool]:
-        return {"ok": True}
+    async def healthz(request: Request) -> dict[str, bool | int]:
+        rooms = rooms_of(request)
+        return {"ok": True, "rooms_loaded": len(rooms.loaded), "rooms_unloaded": rooms.unloaded}
 
     @app.get("/api/strings/{lang}")
     async def strings(lang: str, request: Request) -> Response:
@@ -127,18 +230,29 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(request: Request) -> Response:
+        if not addresses.take_room(address_of(request, config.address_policy)):
+            per_minute = config.address_policy.rooms_per_minute
+            refused = _error(request, RuleError("too_many_rooms", per_minute=per_minute), 429)
+            refused.headers["Retry-After"] = str(max(1, round(60 / max(1, per_minute))))
+            return refused
         try:
-            body = CreateRoom.model_validate(await request.json())
-        except (ValidationError, ValueError):
+            raw = await _body(request, MAX_CREATE_BYTES)
+        except RuleError as err:
+            return _error(request, err, 413)
+        try:
+            body = CreateRoom.model_validate(load_json(raw.decode()))
+        except (ValidationError, ValueError, RuleError):
             return _error(request, RuleError("bad_message", detail="game, settings, language"), 400)
+        # The creator's host credential: joining with it makes that player host.
+        host_key = secrets.token_urlsafe(24)
         try:
             code = await rooms_of(request).create(
-                body.game, body.settings, pick_language(body.language)
+                body.game, body.settings, pick_language(body.language), hash_token(host_key)
             )
         except RuleError as err:
             return _error(request, err, 400)
         url = str(request.base_url).rstrip("/") + f"/r/{code}"
-        return JSONResponse({"code": code, "url": url}, status_code=201)
+        return JSONResponse({"code": code, "url": url, "host_key": host_key}, status_code=201)
 
     async def room_or_404(request: Request, code: str) -> LiveRoom | JSONResponse:
         room = await rooms_of(request).get(code)
@@ -153,6 +267,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             return room
         spectators = sum(1 for c in room.conns if c.player_id is None)
         return JSONResponse(room_summary(room.model, room.online(), spectators))
+
+    @app.get("/api/rooms/{code}/qr.svg")
+    async def room_qr(code: str, request: Request) -> Response:
+        """The join link as a QR code, as this request reached the server."""
+        room = await room_or_404(request, code)
+        if isinstance(room, JSONResponse):
+            return room
+        url = str(request.base_url).rstrip("/") + f"/r/{room.model.code}"
+        return Response(qr_svg(url), media_type="image/svg+xml",
+                        headers={"Cache-Control": "max-age=3600"})
 
     @app.get("/api/rooms/{code}/drawings")
     async def drawings(code: str, request: Request) -> Response:
@@ -173,30 +297,44 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         room = await room_or_404(request, code)
         if isinstance(room, JSONResponse):
             return room
-        stem, _, ext = name.rpartition(".")
-        batches = room.ink.get(key, {}).get(int(stem), None) if stem.isdigit() else None
-        if batches is None or ext not in ("png", "ink") or not _visible_to_public(
-            room, key, int(stem)
-        ):
+        # [0-9], not str.isdigit: that takes "²" too, which int() does not
+        found = SEAT_FILE.fullmatch(name)
+        seat = int(found.group(1)) if found else -1
+        ext = found.group(2) if found else ""
+        batches = room.ink.get(key, {}).get(seat) if found else None
+        if batches is None and found and _is_drawing(room, key, seat):
+            batches = []  # drew nothing: a blank drawing, not a missing one
+        if batches is None or not _visible_to_public(room, key, seat):
             return _error(request, RuleError("unknown_drawing"), 404)
-        seat = int(stem)
         if ext == "ink":
             body = b"".join(struct.pack(">I", len(b)) + b for b in batches)
             return Response(body, media_type="application/octet-stream")
-        size = request.query_params.get("size", "1024")
-        px = min(2048, max(64, int(size))) if size.isdigit() else 1024
+        if ext == "json":  # the guesses on its timeline, once revealed
+            return JSONResponse(await timeline_json(room, rooms_of(request).store, key, seat))
         colour = next(
             (COLOUR_HEX[p.colour] for p in room.model.all_players()
              if p.seat == seat and p.colour in COLOUR_HEX),
             "#222222",
         )
+        animated = ext in ("gif", "webp")  # the replay, animated (bounded: atelier.ink.animate)
+        size = request.query_params.get("size", "320" if animated else "1024")
+        if not PNG_SIZE.fullmatch(size):
+            return _error(request, RuleError("bad_query", name="size"), 400)
+        if animated:
+            px = min(480, max(64, int(size)))
+            data = await animations.get((code, key, seat, len(batches), px, colour, ext), batches)
+            return Response(data, media_type=f"image/{ext}")
+        px = min(2048, max(64, int(size)))
         png = await pngs.get((code, key, seat, len(batches), px, colour), list(batches))
         return Response(png, media_type="image/png")
 
     @app.websocket("/ws/{code}")
     async def socket(ws: WebSocket, code: str) -> None:
-        await serve_socket(ws, code, ws.app.state.rooms, config.allowed_origins)
+        await serve_socket(ws, code, ws.app.state.rooms, config.allowed_origins,
+                           addresses, address_of(ws, config.address_policy), proxies)
 
     app.include_router(decks_router)
     app.mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static")
+    # outermost: the headers reach answers made by the error handlers too
+    app.add_middleware(SecurityHeaders)
     return app

@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import argparse
 import io
+import logging
 import os
 import socket
 import sys
 from importlib import import_module
 from typing import Any
+
+from atelier.server.addresses import (
+    CONNECTIONS_PER_ADDRESS,
+    PENDING_HELLOS_PER_ADDRESS,
+    ROOMS_PER_MINUTE,
+    AddressPolicy,
+)
 
 DEFAULT_DB = os.path.join("data", "atelier.sqlite3")
 
@@ -61,35 +69,115 @@ def parser() -> argparse.ArgumentParser:
     where.add_argument("--database-url", help="e.g. postgresql://user@host:5432/atelier")
     ap.add_argument("--redis-url", help="share rooms with other server processes through Redis")
     ap.add_argument("--allow-origin", action="append", default=[],
-                    help="another web origin allowed to open WebSockets (repeatable)")
+                    help="another web origin allowed to open WebSockets, "
+                    "e.g. https://atelier.example.org (repeatable)")
+    ap.add_argument("--forwarded-allow-ips", default=None, metavar="PROXY_IPS",
+                    help="proxies whose X-Forwarded-Proto/-For are believed (the client's "
+                    "scheme and address), comma-separated addresses or networks "
+                    "(default $FORWARDED_ALLOW_IPS or 127.0.0.1); docs/deploy.md")
+    ap.add_argument("--unload-idle", type=float, default=600, metavar="SECONDS",
+                    help="a room nobody is connected to leaves memory after this long "
+                         "(default 600; it comes back from the log on the next visit)")
+    limits = ap.add_argument_group("per-address limits (one address may be a whole LAN party)")
+    limits.add_argument("--max-rooms-per-minute", type=int, default=ROOMS_PER_MINUTE,
+                        metavar="N",
+                        help=f"rooms one address may create (default {ROOMS_PER_MINUTE})")
+    limits.add_argument("--max-connections", type=int, default=CONNECTIONS_PER_ADDRESS,
+                        metavar="N",
+                        help=f"open WebSockets per address (default {CONNECTIONS_PER_ADDRESS})")
+    limits.add_argument("--max-pending-hellos", type=int, default=PENDING_HELLOS_PER_ADDRESS,
+                        metavar="N", help="WebSockets per address that have not yet said hello "
+                        f"(default {PENDING_HELLOS_PER_ADDRESS})")
     ap.add_argument("--table-prefix", default="", help=argparse.SUPPRESS)
     ap.add_argument("--extra-game", action="append", default=[], help=argparse.SUPPRESS)
     ap.add_argument("--log-level", default="warning")
+    ap.add_argument("--workers", type=int, default=1,
+                    help="server processes behind this address, each room in one of them "
+                         "(default 1; docs/deploy.md)")
+    ap.add_argument("--worker", help=argparse.SUPPRESS)  # "k/N": this process is worker k
+    ap.add_argument("--worker-fd", type=int, help=argparse.SUPPRESS)
+    ap.add_argument("--ws-transport", choices=("lean", "uvicorn"), default="lean",
+                    help=argparse.SUPPRESS)  # uvicorn's: for comparing in benchmarks
     ap.add_argument("--quiet", action="store_true", help="print only the local URL")
     return ap
 
 
+def setup_logging(level: str) -> None:
+    """The server's own log (life cycle at info: rooms unloaded, a clean stop) on stderr;
+    uvicorn configures its loggers itself."""
+    handler = logging.StreamHandler()
+    handler.setFormatter(logging.Formatter("%(levelname)s:  %(name)s: %(message)s"))
+    ours = logging.getLogger("atelier")
+    ours.addHandler(handler)
+    asked = getattr(logging, level.upper(), logging.WARNING)
+    ours.setLevel(min(logging.INFO, asked if isinstance(asked, int) else logging.WARNING))
+    ours.propagate = False
+
+
+def without_workers(argv: list[str]) -> list[str]:
+    """The arguments for a worker: the parent's, less ``--workers``."""
+    out, skip = [], False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg == "--workers":
+            skip = True
+        elif not arg.startswith("--workers="):
+            out.append(arg)
+    return out
+
+
 def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
+    if args.workers < 1:
+        parser().error("--workers must be at least 1")
     import uvicorn
+    from starlette.websockets import WebSocket
 
-    from atelier.server.app import ServerConfig, create_app
+    setup_logging(args.log_level)
+
+    from atelier.server.app import ServerConfig, address_of, create_app
+    from atelier.server.fastws import front_protocol
+    from atelier.server.forwarded import Proxies
+    from atelier.server.socket import serve_socket
+    from atelier.server.workers import OwnerOnly, WorkerServer
+
 
     db_path = None
     if not args.database_url:
         db_path = os.path.abspath(args.db or os.environ.get("ATELIER_DB") or DEFAULT_DB)
     extra = {game.name: game for game in map(load_game, args.extra_game)}
+    owns, k = None, 0
+    if args.worker:
+        from atelier.server.workers import owner
+
+        k, n = (int(x) for x in args.worker.split("/"))
+
+        def owns(code: str) -> bool:
+            return owner(code, n) == k
+
+    proxies = Proxies(args.forwarded_allow_ips)
     config = ServerConfig(
+        owns=owns,
         db_path=db_path,
         database_url=args.database_url,
         redis_url=args.redis_url,
-        allowed_origins=frozenset(args.allow_origin),
+        allowed_origins=frozenset(o.rstrip("/").lower() for o in args.allow_origin),
         table_prefix=args.table_prefix,
         extra_games=extra,
+        idle_seconds=args.unload_idle,
+        forwarded_allow_ips=args.forwarded_allow_ips,
+        address_policy=AddressPolicy(
+            rooms_per_minute=args.max_rooms_per_minute,
+            connections=args.max_connections,
+            pending_hellos=args.max_pending_hellos,
+            proxies=proxies,
+        ),
     )
     local = f"http://127.0.0.1:{args.port}/"
-    print(f"Atelier is running at {local}", flush=True)
-    if not args.quiet:
+    if not args.worker:
+        print(f"Atelier is running at {local}", flush=True)
+    if not (args.quiet or args.worker):
         lans = lan_addresses() if args.host in ("0.0.0.0", "::") else []
         for addr in lans:
             print(f"On this network: http://{addr}:{args.port}/")
@@ -98,15 +186,45 @@ def main(argv: list[str]) -> int:
         print(f"Database: {db_path or 'PostgreSQL ' + args.database_url.split('@')[-1]}")
         if args.redis_url:
             print(f"Sharing rooms through Redis at {args.redis_url}")
+        if args.workers > 1:
+            print(f"{args.workers} worker processes, each room served by one of them")
         sys.stdout.flush()
-    uvicorn.run(
-        create_app(config),
+    if args.workers > 1:
+        from atelier.server.workers import run_parent
+
+        return run_parent(args.host, args.port, args.workers, without_workers(argv))
+    app = create_app(config)
+
+    async def room_socket(ws: WebSocket, code: str) -> None:
+        if owns is not None and not owns(code):
+            # an upgrade on a connection first routed for another room: ask
+            # the client to reconnect, and the parent routes it to the owner
+            await ws.accept()
+            await ws.close(code=1013, reason="reconnect")
+            return
+        await serve_socket(ws, code, app.state.rooms, config.allowed_origins,
+                           app.state.addresses, address_of(ws, config.address_policy), proxies)
+
+    # Room sockets get the lean transport (atelier.server.fastws); HTTP is uvicorn's.
+    http: Any = front_protocol(room_socket) if args.ws_transport == "lean" else "auto"
+    settings = uvicorn.Config(
+        app if owns is None else OwnerOnly(app, owns, k),
+        http=http,
         host=args.host,
         port=args.port,
         log_level=args.log_level,
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
+        # A phone that drops off the network without closing its socket shows
+        # as away within about 8 s (issue 11: absent players during a round).
+        ws_ping_interval=4,
+        ws_ping_timeout=4,
+        # forwarded headers are believed only from the named proxies (docs/deploy.md)
+        proxy_headers=True,
+        forwarded_allow_ips=proxies.spec,
     )
+    if args.worker_fd is None:
+        uvicorn.Server(settings).run()
+    else:
+        WorkerServer(settings, args.worker_fd).run()
     return 0

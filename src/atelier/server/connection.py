@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 from starlette.websockets import WebSocket
@@ -79,8 +80,11 @@ class Connection:
         # a deque and one waiting future: asyncio.Queue's bookkeeping cost
         # more than the sends themselves at thousands of messages a second
         self.queue: deque[Outgoing] = deque()
+        scope = getattr(ws, "scope", None) or {}  # none for a bare connection in tests
+        extensions = scope.get("extensions") or {}
+        self._write_now: Callable[[bytes | str], bool] | None = extensions.get(
+            "atelier.write_now")
         self._wake: asyncio.Future[None] | None = None
-        self.bytes_sent = 0
         self.bundles = bundles
         self._ink: list[bytes] = []  # length prefixes and frames, alternating
         self._ink_bytes = 0
@@ -113,6 +117,12 @@ class Connection:
 
     def _put(self, message: Outgoing) -> None:
         queue = self.queue
+        write_now = self._write_now
+        # nothing waiting before it: the lean transport writes it at once, which
+        # spares a wake-up of the writer task per message (docs/performance.md)
+        if not queue and write_now is not None and not isinstance(message, tuple) \
+                and write_now(message):
+            return
         if len(queue) >= QUEUE_SIZE:
             self.closing = True
             # make room for the close itself

@@ -96,7 +96,7 @@ async def _body_text(request: Request) -> str:
     """The request body as text, refused as soon as it exceeds the deck limit
     (Content-Length is not trusted: the stream is counted too)."""
     declared = request.headers.get("content-length", "")
-    if declared.isdigit() and int(declared) > MAX_BYTES:
+    if declared.isascii() and declared.isdigit() and int(declared) > MAX_BYTES:
         raise _too_big(int(declared))
     chunks: list[bytes] = []
     size = 0
@@ -153,7 +153,12 @@ async def upload_deck(code: str, request: Request) -> Response:
         if fmt is not None and fmt not in FORMATS:
             raise RuleError("custom_format", fmt=fmt[:16])
         text = await _body_text(request)
-        cards = parse_deck(text, "csv" if fmt == "csv" else "json" if fmt else None)
+        lang = room.model.settings.get("language")
+        cards = parse_deck(
+            text,
+            "csv" if fmt == "csv" else "json" if fmt else None,
+            lang if isinstance(lang, str) else None,
+        )
         if mode == "instead":
             _enough_for_instead(room.model.settings, cards)
         changes = cards_to_settings(cards, "instead" if mode == "instead" else "alongside")

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from atelier.games.core import require
-from atelier.ink.codec import MAX_BATCH_BYTES
+from atelier.ink.codec import MAX_BATCH_BYTES, InkBatch
 from atelier.ink.guard import InkGuard
 from atelier.server.model import RoomModel
 from atelier.server.views import drawing_key
@@ -14,9 +14,10 @@ from atelier.server.views import drawing_key
 
 def check_batch(
     room: RoomModel, seat: int | None, data: bytes, guards: dict[tuple[str, int], InkGuard]
-) -> str:
-    """The drawing key the batch belongs to, if accepted (the guard then counts it);
-    RuleError (InkError for the ink itself) and no change if refused."""
+) -> tuple[str, InkBatch]:
+    """The drawing key the batch belongs to and the batch decoded, if accepted
+    (the guard then counts it); RuleError (InkError for the ink itself) and no
+    change if refused."""
     require(seat is not None and room.phase == "playing", "cannot_draw")
     key = drawing_key(room)
     require(key is not None, "cannot_draw")
@@ -27,5 +28,5 @@ def check_batch(
     guard = guards.get((key, seat))
     if guard is None:
         guard = guards[(key, seat)] = InkGuard()
-    guard.check(data, frozenset(game.ink_tools(room.state, seat)))
-    return key
+    batch = guard.check(data, frozenset(game.ink_tools(room.state, seat)))
+    return key, batch

@@ -10,11 +10,16 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import random
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from atelier.games.core import SYSTEM, Game, RuleError, require
+from atelier.games.core import SYSTEM, Game, require
+
+if TYPE_CHECKING:
+    from atelier.store import EventRow
 
 COLOUR_HEX: dict[str, str] = {
     "red": "#e53935",
@@ -42,6 +47,7 @@ class Player:
     token_hash: str = ""
     seat: int | None = None
     computer: bool = False
+    removed: bool = False  # left or removed during this game: the seat stays, nobody plays it
 
 
 @dataclass
@@ -60,6 +66,16 @@ class RoomModel:
     state: Any = None
     seq: int = 1
     joined_count: int = 0
+    # The creator's host credential (hash): whoever joins with it becomes host,
+    # even if a friend sat down first; it works once.
+    host_key_hash: str | None = None
+    games_started: int = 0
+    # Players gone during the current game (left or removed): their seats stay.
+    gone: dict[str, Player] = field(default_factory=dict)
+    # Every finished game in this room, for the running totals (see _record_result).
+    played: list[dict[str, Any]] = field(default_factory=list)
+    # What the room's games have dealt (opaque ids): the next game avoids them.
+    dealt: list[str] = field(default_factory=list)
 
     # -- reading -------------------------------------------------------------
 
@@ -101,9 +117,36 @@ class RoomModel:
                 for seat, name in sorted(self.lobby_computers().items())
             ]
             return self.players + bots
-        by_id = {p.id: p for p in self.players}
+        by_id = {p.id: p for p in self.gone.values()}
+        by_id.update({p.id: p for p in self.players})
         by_id.update({p.id: p for p in self.computers.values()})
         return [by_id[pid] for pid in self.seats if pid in by_id]
+
+    @property
+    def ink_prefix(self) -> str:
+        """Ink keys of a room's later games start with this, so game 2's
+        round 1 is not game 1's (the first game keeps plain keys)."""
+        return "" if self.games_started <= 1 else f"g{self.games_started}-"
+
+    def game_seed(self) -> int:
+        """The seed of the next game: the room's own for the first, then one
+        derived from it per game, so a second game shuffles differently."""
+        if self.games_started == 0:
+            return self.seed
+        return random.Random(f"{self.seed}:{self.games_started}").getrandbits(63)
+
+    def _record_result(self) -> None:
+        """A finished game's points per player, kept for the running totals."""
+        if not hasattr(self.game, "final_scores"):
+            return
+        scores: list[int] = self.game.final_scores(self.state)
+        best = max(scores, default=0)
+        by_seat = {p.seat: p for p in self.all_players()}
+        self.played.append({"players": [
+            {"id": by_seat[seat].id, "name": by_seat[seat].name,
+             "colour": by_seat[seat].colour, "score": score, "won": score == best}
+            for seat, score in enumerate(scores) if seat in by_seat
+        ]})
 
     # -- the one place events take effect -------------------------------------
 
@@ -115,9 +158,16 @@ class RoomModel:
                 Player(data["player"], data["name"], data["colour"], data["token_hash"])
             )
             self.joined_count += 1
-            if self.host is None:
+            if data.get("host"):
+                self.host = data["player"]
+                self.host_key_hash = None
+            elif self.host is None:
                 self.host = data["player"]
         elif kind == "left":
+            gone = self.player(data["player"])
+            if gone is not None and self.phase != "lobby" and gone.seat is not None:
+                gone.removed = True
+                self.gone[gone.id] = gone
             self.players = [p for p in self.players if p.id != data["player"]]
             if self.host == data["player"]:
                 self.host = self.players[0].id if self.players else None
@@ -131,6 +181,7 @@ class RoomModel:
             self.settings = data["settings"]
         elif kind == "started":
             self.settings = data["settings"]
+            self.games_started += 1
             self.seats = list(data["seats"])
             self.computers = {
                 int(seat): Player(f"c{seat}", name, "", seat=int(seat), computer=True)
@@ -145,13 +196,43 @@ class RoomModel:
             else:  # logged before the first state was kept
                 names = [p.name for p in self.all_players()]
                 self.state = self.game.new(self.settings, names, self.seed)
-            self.phase = "over" if self.game.is_over(self.state) else "playing"
+            self.phase = "playing"
+            if self.game.is_over(self.state):
+                self.phase = "over"
+                self._record_result()
         elif kind == "action":
             if state is None:
                 state = self.game.apply(self.state, data["seat"], data["action"], data["now"])
             self.state = state
-            if self.game.is_over(state):
+            if self.game.is_over(state) and self.phase != "over":
                 self.phase = "over"
+                self._record_result()
+        elif kind == "removed":
+            # A player out of a running game: the seat stays (the game treats it
+            # as done from now on); the person may watch.
+            if state is None:
+                action = {"type": "remove", "seat": data["seat"]}
+                state = self.game.apply(self.state, SYSTEM, action, data["now"])
+            self.state = state
+            gone = self.player(data["player"])
+            if gone is not None:
+                gone.removed = True
+                self.gone[gone.id] = gone
+            self.players = [p for p in self.players if p.id != data["player"]]
+            if self.host == data["player"]:
+                self.host = self.players[0].id if self.players else None
+            if self.game.is_over(state) and self.phase != "over":
+                self.phase = "over"
+                self._record_result()
+        elif kind == "again":
+            self.phase = "lobby"
+            self.state = None
+            self.seats = []
+            self.computers = {}
+            self.gone = {}
+            for p in self.players:
+                p.seat = None
+            self.dealt = list(data["dealt"])
         self.seq = seq
 
 
@@ -163,7 +244,18 @@ def new_model(code: str, game: Game[Any], created: dict[str, Any], at: float) ->
         seed=created["seed"],
         language=created["language"],
         created=at,
+        host_key_hash=created.get("host_key_hash"),
     )
+
+
+def replay_log(code: str, game: Game[Any], events: Sequence[EventRow]) -> RoomModel:
+    """The room rebuilt from its whole log, ``events[0]`` being its "created":
+    how a restarted server resumes a room (and how the tests replay a game)."""
+    first = events[0]
+    model = new_model(code, game, first.data, first.at)
+    for row in events[1:]:
+        model.apply_event(row.seq, row.kind, row.data)
+    return model
 
 
 # -- deciding: each returns the event to log, or raises RuleError --------------
@@ -186,7 +278,14 @@ def _require_host(room: RoomModel, player_id: str | None) -> None:
     require(player_id is not None and room.host == player_id, "not_host")
 
 
-def decide_join(room: RoomModel, name: str, colour: str, token_hash: str) -> Event:
+def host_key_matches(room: RoomModel, host_key: str | None) -> bool:
+    if not host_key or not room.host_key_hash:
+        return False
+    return hmac.compare_digest(room.host_key_hash, hash_token(host_key))
+
+
+def decide_join(room: RoomModel, name: str, colour: str, token_hash: str,
+                host_key: str | None = None) -> Event:
     _require_lobby(room)
     name = clean_name(name)
     require(colour in COLOURS, "colour_invalid")
@@ -195,14 +294,62 @@ def decide_join(room: RoomModel, name: str, colour: str, token_hash: str) -> Eve
     humans_max = room.game.max_seats - len(room.lobby_computers())
     require(len(room.players) < min(humans_max, len(COLOURS)), "room_full")
     player_id = f"p{room.joined_count + 1}"
-    return "joined", {"player": player_id, "name": name, "colour": colour,
-                      "token_hash": token_hash}
+    event: dict[str, Any] = {"player": player_id, "name": name, "colour": colour,
+                             "token_hash": token_hash}
+    if host_key_matches(room, host_key):
+        event["host"] = True
+    return "joined", event
 
 
-def decide_leave(room: RoomModel, player_id: str | None) -> Event:
+def removable(room: RoomModel) -> bool:
+    """Whether this game lets a seat drop out while it runs (the drawing games)."""
+    return bool(getattr(room.game, "seats_removable", False))
+
+
+def decide_leave(room: RoomModel, player_id: str | None, now: float = 0.0) -> tuple[Event, Any]:
     require(room.player(player_id) is not None, "not_joined")
-    _require_lobby(room)
-    return "left", {"player": player_id, "by": "self"}
+    if room.phase == "playing" and removable(room):
+        return _remove(room, player_id, now, "self")
+    # After game over too: a player who goes is not in the next game.
+    require(room.phase in ("lobby", "over"), "game_started")
+    return ("left", {"player": player_id, "by": "self"}), None
+
+
+def _remove(room: RoomModel, player_id: str | None, now: float, by: str) -> tuple[Event, Any]:
+    seat = room.seat_of(player_id)
+    require(seat is not None, "not_a_player")
+    assert seat is not None
+    state = room.game.apply(room.state, SYSTEM, {"type": "remove", "seat": seat}, now)
+    return ("removed", {"player": player_id, "seat": seat, "now": now, "by": by}), state
+
+
+def decide_remove(room: RoomModel, player_id: str | None, target: str,
+                  now: float) -> tuple[Event, Any]:
+    """The host takes a player out of a running game (``kick`` while playing)."""
+    _require_host(room, player_id)
+    require(room.phase == "playing" and removable(room), "game_started")
+    require(room.player(target) is not None, "unknown_player")
+    require(target != player_id, "cannot_kick_self")
+    return _remove(room, target, now, "host")
+
+
+def absent_seats(room: RoomModel, online: set[str]) -> list[int]:
+    """Seats whose player has no open connection (computers are always there)."""
+    by_id = {p.id: p for p in room.players}
+    return [seat for seat, pid in enumerate(room.seats)
+            if pid in by_id and pid not in online]
+
+
+def decide_go_on(room: RoomModel, player_id: str | None, online: set[str],
+                 now: float) -> tuple[Event, Any]:
+    """The host goes on without the absent players: the game treats them as done
+    for this phase (it refuses while anyone present is still busy)."""
+    _require_host(room, player_id)
+    require(room.phase == "playing", "not_playing")
+    require(removable(room), "no_go_on")  # Piet shows who is away, and waits
+    seats = absent_seats(room, online)
+    require(bool(seats), "nobody_absent")
+    return decide_action(room, SYSTEM, {"type": "skip", "seats": seats}, now)
 
 
 def decide_rename(room: RoomModel, player_id: str | None, name: str) -> Event:
@@ -224,12 +371,17 @@ def decide_settings(room: RoomModel, player_id: str | None, changes: dict[str, A
     return "settings", {"settings": settings}
 
 
-def decide_kick(room: RoomModel, player_id: str | None, target: str) -> Event:
+def decide_kick(room: RoomModel, player_id: str | None, target: str,
+                now: float = 0.0) -> tuple[Event, Any]:
+    """In the lobby the player leaves the room; in a running drawing game their
+    seat is removed from the game (``decide_remove``)."""
+    if room.phase == "playing":
+        return decide_remove(room, player_id, target, now)
     _require_host(room, player_id)
     _require_lobby(room)
     require(room.player(target) is not None, "unknown_player")
     require(target != player_id, "cannot_kick_self")
-    return "left", {"player": target, "by": "host"}
+    return ("left", {"player": target, "by": "host"}), None
 
 
 def decide_host(room: RoomModel, player_id: str | None, target: str) -> Event:
@@ -256,20 +408,37 @@ def decide_start(room: RoomModel, player_id: str | None) -> Event:
     seats = [f"c{seat}" if seat in computers else next(humans).id for seat in range(total)]
     by_id = {p.id: p.name for p in room.players}
     names = [computers[seat] if seat in computers else by_id[pid] for seat, pid in enumerate(seats)]
+    seed = room.game_seed()
+    if hasattr(game, "new_avoiding"):
+        initial = game.new_avoiding(settings, names, seed, room.dealt)
+    else:
+        initial = game.new(settings, names, seed)
     return "started", {
         "settings": settings,
         "seats": seats,
         "computers": {str(k): v for k, v in computers.items()},
         # The first state itself, not only its recipe: a game started before a
         # release that changed the decks replays with the cards it was dealt.
-        "initial": game.dump(game.new(settings, names, room.seed)),
+        "initial": game.dump(initial),
     }
+
+
+def decide_again(room: RoomModel, player_id: str | None) -> Event:
+    """Back to the lobby after game over, everyone still joined; the event
+    carries the room's memory of what was dealt, for the next game."""
+    _require_host(room, player_id)
+    require(room.phase == "over", "not_over")
+    dealt = list(room.dealt)
+    if hasattr(room.game, "dealt"):
+        dealt = list(room.game.dealt(room.state))
+    return "again", {"dealt": dealt}
 
 
 def decide_action(
     room: RoomModel, seat: int | None, action: dict[str, Any], now: float
 ) -> tuple[Event, Any]:
     """The action event and the state it leads to."""
+    action = room.game.actions.validate(action)
     require(room.phase == "playing", "not_playing")
     require(seat is not None, "not_a_player")
     assert seat is not None
@@ -281,7 +450,3 @@ def decide_next(room: RoomModel, player_id: str | None, now: float) -> tuple[Eve
     _require_host(room, player_id)
     return decide_action(room, SYSTEM, {"type": "advance"}, now)
 
-
-def check_action_shape(action: dict[str, Any]) -> None:
-    if not isinstance(action.get("type"), str):
-        raise RuleError("bad_action")

@@ -9,33 +9,46 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 
 from atelier.ink.render import render_png
 
 
-class PngCache:
-    def __init__(self, capacity: int = 128) -> None:
+class RenderCache:
+    """Renders off the event loop, the most recent ``capacity`` kept, one
+    render for the same request made twice at once."""
+
+    def __init__(self, capacity: int) -> None:
         self.capacity = capacity
         self._done: OrderedDict[Hashable, bytes] = OrderedDict()
         self._pending: dict[Hashable, asyncio.Future[bytes]] = {}
+        self.renders = 0  # pictures actually drawn (not served from the cache)
 
-    async def get(self, key: tuple[str, str, int, int, int, str], batches: list[bytes]) -> bytes:
-        """The PNG of ``batches``; ``key`` must change whenever they do (it holds
-        the batch count: a drawing only ever grows)."""
+    async def _cached(self, key: Hashable, render: Callable[[], bytes]) -> bytes:
         if key in self._done:
             self._done.move_to_end(key)
             return self._done[key]
         if key in self._pending:  # the same drawing asked for twice at once: render once
             return await asyncio.shield(self._pending[key])
-        _, _, _, _, size, colour = key
-        task = asyncio.ensure_future(asyncio.to_thread(render_png, batches, colour, size))
+        self.renders += 1
+        task = asyncio.ensure_future(asyncio.to_thread(render))
         self._pending[key] = task
         try:
-            png = await asyncio.shield(task)
+            data = await asyncio.shield(task)
         finally:
             self._pending.pop(key, None)
-        self._done[key] = png
+        self._done[key] = data
         while len(self._done) > self.capacity:
             self._done.popitem(last=False)
-        return png
+        return data
+
+
+class PngCache(RenderCache):
+    def __init__(self, capacity: int = 128) -> None:
+        super().__init__(capacity)
+
+    async def get(self, key: tuple[str, str, int, int, int, str], batches: list[bytes]) -> bytes:
+        """The PNG of ``batches``; ``key`` must change whenever they do (it holds
+        the batch count: a drawing only ever grows)."""
+        _, _, _, _, size, colour = key
+        return await self._cached(key, lambda: render_png(batches, colour, size))

@@ -15,7 +15,9 @@ from atelier.games.core import RuleError
 
 PROTOCOL_VERSION = 1
 MAX_TEXT_BYTES = 16 * 1024
-MAX_FRAME_BYTES = 64 * 1024
+MAX_DEPTH = 32
+"""Deepest nesting of arrays and objects a message may have: no message needs
+more than a few levels, and deeper ones cost recursion in every later step."""
 
 Short = Annotated[str, Field(max_length=64)]
 Id = Annotated[int, Field(ge=0, le=2**53)]
@@ -37,6 +39,7 @@ class Join(_Msg):
     t: Literal["join"]
     name: Short
     colour: Short
+    host_key: Annotated[str, Field(max_length=128)] | None = None
 
 
 class Leave(_Msg):
@@ -76,6 +79,14 @@ class Next(_Msg):
     t: Literal["next"]
 
 
+class Again(_Msg):
+    t: Literal["again"]
+
+
+class GoOn(_Msg):
+    t: Literal["go_on"]
+
+
 class Act(_Msg):
     t: Literal["act"]
     action: dict[str, Any]
@@ -86,7 +97,8 @@ class Ping(_Msg):
 
 
 ClientMessage = Annotated[
-    Hello | Join | Leave | Rename | Lang | Settings | Kick | Host | Start | Next | Act | Ping,
+    Hello | Join | Leave | Rename | Lang | Settings | Kick | Host | Start | Next | Again | GoOn
+    | Act | Ping,
     Field(discriminator="t"),
 ]
 _adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)
@@ -104,14 +116,39 @@ def _detail(exc: ValidationError) -> str:
     return f"{where}: {err['msg']}"[:120]
 
 
-def parse_client(text: str) -> ClientMessage:
-    """A validated client message, or RuleError naming what is wrong."""
-    if len(text.encode()) > MAX_TEXT_BYTES:
-        raise RuleError("message_too_large", max=MAX_TEXT_BYTES)
+def _depth(data: Any) -> int:
+    """How deeply ``data`` nests, counted without recursion."""
+    deepest, todo = 0, [(data, 1)]
+    while todo:
+        value, level = todo.pop()
+        if isinstance(value, dict):
+            value = list(value.values())
+        if isinstance(value, list):
+            deepest = max(deepest, level)
+            if level <= MAX_DEPTH:
+                todo.extend((item, level + 1) for item in value)
+    return deepest
+
+
+def load_json(text: str) -> Any:
+    """``text`` parsed, or RuleError: whatever a client sends, parsing it
+    raises nothing else (the C parser recurses: deep nesting is a RecursionError)."""
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise RuleError("bad_message", detail="nested too deeply") from None
     except ValueError:
         raise RuleError("bad_message", detail="not JSON") from None
+    if _depth(data) > MAX_DEPTH:
+        raise RuleError("bad_message", detail="nested too deeply")
+    return data
+
+
+def parse_client(text: str) -> ClientMessage:
+    """A validated client message, or RuleError naming what is wrong."""
+    if len(text.encode(errors="replace")) > MAX_TEXT_BYTES:
+        raise RuleError("message_too_large", max=MAX_TEXT_BYTES)
+    data = load_json(text)
     if not isinstance(data, dict):
         raise RuleError("bad_message", detail="not an object")
     try:
@@ -122,9 +159,11 @@ def parse_client(text: str) -> ClientMessage:
 
 def message_id(text: str) -> int | None:
     """The ``id`` of a message that failed validation, so the error can carry it."""
+    if len(text) > MAX_TEXT_BYTES:
+        return None
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     value = data.get("id") if isinstance(data, dict) else None
     return value if isinstance(value, int) and not isinstance(value, bool) else None

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
+import gc
 import logging
 import secrets
 import time
@@ -20,11 +22,12 @@ from typing import Any
 
 from atelier.games.core import SYSTEM, Game, RuleError
 from atelier.hub import Hub, HubMessage
-from atelier.ink.guard import InkGuard
+from atelier.ink.guard import InkGuard, restore
+from atelier.ink.presence import InkPresence
 from atelier.server import views
 from atelier.server.connection import Connection
 from atelier.server.ink_gate import check_batch
-from atelier.server.model import Event, RoomModel, decide_action, new_model
+from atelier.server.model import Event, RoomModel, decide_action, replay_log
 from atelier.store import Conflict, InkRow, Store
 
 log = logging.getLogger(__name__)
@@ -32,19 +35,22 @@ log = logging.getLogger(__name__)
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 6
 INK_FLUSH_SECONDS = 0.25
+STOP_SECONDS = 8.0  # a clean stop's budget for writing what is pending
+IDLE_SECONDS = 600.0  # a room nobody is connected to leaves memory after this long
 COMMIT_RETRIES = 30
 
 Decision = Callable[[RoomModel], tuple[Event, Any]]
 
 
-def _guard_for(batches: list[bytes]) -> InkGuard:
-    """The guard after ink accepted before a restart (kept even if the rules
-    of the format tightened since: the ink was accepted then)."""
-    guard = InkGuard()
-    for data in batches:
-        with contextlib.suppress(RuleError):
-            guard.check(data)
-    return guard
+RELEASE_AFTER = 50  # unloading this many rooms at once is worth a collection and a trim
+
+
+def release_memory() -> None:
+    """Collect, then hand the C heap's free pages back to the system (glibc only):
+    otherwise the process keeps its peak size after many rooms leave."""
+    gc.collect()
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 def new_code() -> str:
@@ -62,11 +68,13 @@ class LiveRoom:
     conns: set[Connection] = field(default_factory=set)
     ink: dict[str, dict[int, list[bytes]]] = field(default_factory=dict)
     guards: dict[tuple[str, int], InkGuard] = field(default_factory=dict)
+    presence: dict[tuple[str, int], InkPresence] = field(default_factory=dict)
     local_online: dict[str, int] = field(default_factory=dict)
     remote_online: dict[bytes, set[str]] = field(default_factory=dict)
     timer: asyncio.TimerHandle | None = None
     bots: asyncio.Task[None] | None = None
     bots_again: bool = False
+    active_at: float = field(default_factory=time.monotonic)  # last connection or change
 
     def online(self) -> set[str]:
         ids = {pid for pid, n in self.local_online.items() if n > 0}
@@ -85,15 +93,28 @@ class LiveRoom:
 
 
 class Rooms:
-    def __init__(self, store: Store, hub: Hub, games: Callable[[str], Game[Any]]) -> None:
+    def __init__(self, store: Store, hub: Hub, games: Callable[[str], Game[Any]],
+                 owns: Callable[[str], bool] | None = None,
+                 idle_seconds: float = IDLE_SECONDS) -> None:
         self.store = store
+        # with several worker processes, the rooms this one restores and plays
+        self.owns = owns or (lambda code: True)
         self.hub = hub
         self.games = games
+        self.idle_seconds = idle_seconds
         self.loaded: dict[str, LiveRoom] = {}
-        self._loading: dict[str, asyncio.Lock] = {}
+        self.unloaded = 0  # rooms that left memory since the start
+        self._loading: dict[str, tuple[asyncio.Lock, int]] = {}
+        # unloaded rooms whose deadline will come: a timer that loads them back
+        self._wakeups: dict[str, asyncio.TimerHandle] = {}
+        self._sweeper: asyncio.Task[None] | None = None
         self.pending_ink: list[tuple[str, InkRow]] = []
+        self._writing: list[tuple[str, InkRow]] = []
         self._tasks: set[asyncio.Task[Any]] = set()
         self._flusher: asyncio.Task[None] | None = None
+        self._stop_flusher = asyncio.Event()
+        self.stopping = False
+        self.ink_written = 0
         hub.set_receiver(self.on_hub)
 
     # -- life cycle -------------------------------------------------------------
@@ -101,23 +122,46 @@ class Rooms:
     async def start(self) -> None:
         """Bring back the rooms whose games run, so their timers and computer players resume."""
         for code in await self.store.rooms_with_status("playing"):
+            if not self.owns(code):
+                continue
             try:
                 await self.get(code)
             except Exception:
                 log.exception("room %s could not be restored", code)
         self._flusher = asyncio.create_task(self._flush_loop())
+        self._sweeper = asyncio.create_task(self._sweep_loop())
 
-    async def close(self) -> None:
-        if self._flusher is not None:
-            self._flusher.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._flusher
-        await self.flush_ink()
+    async def close(self, budget: float = STOP_SECONDS) -> None:
+        """A clean stop: no new timers or computer moves, the flusher finishes the
+        write it is in (cancelling it mid-write would drop that batch and leave
+        SQLite locked), then everything still pending is written, within ``budget``."""
+        end = time.monotonic() + budget
+        self.stopping = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+        for wakeup in self._wakeups.values():
+            wakeup.cancel()
         for room in self.loaded.values():
             if room.timer is not None:
                 room.timer.cancel()
-        for task in list(self._tasks):
-            task.cancel()
+        # moves under way (a timeout firing, a computer's move) finish their commit
+        busy = [t for t in self._tasks if not t.done()]
+        busy += [r.bots for r in self.loaded.values() if r.bots is not None and not r.bots.done()]
+        if busy:
+            _, late = await asyncio.wait(busy, timeout=max(0.1, min(2.0, end - time.monotonic())))
+            for task in late:
+                task.cancel()
+        if self._flusher is not None:
+            self._stop_flusher.set()
+            await asyncio.wait([self._flusher], timeout=max(0.1, end - time.monotonic()))
+        before = self.ink_written
+        while self.pending_ink and time.monotonic() < end:
+            if not await self.flush_ink():
+                await asyncio.sleep(0.1)
+        if self.pending_ink:
+            log.error("stopped: %d ink batches could not be written", len(self.pending_ink))
+        log.info("stopped: %d ink batches written (%d at the stop)",
+                 self.ink_written, self.ink_written - before)
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.create_task(coro)
@@ -126,7 +170,8 @@ class Rooms:
 
     # -- creating and loading ---------------------------------------------------
 
-    async def create(self, game_name: str, settings: dict[str, Any], language: str) -> str:
+    async def create(self, game_name: str, settings: dict[str, Any], language: str,
+                     host_key_hash: str | None = None) -> str:
         game = self.games(game_name)
         full = game.validate_settings(settings, game.min_seats)
         first = {
@@ -135,6 +180,8 @@ class Rooms:
             "seed": secrets.randbits(63),
             "language": language,
         }
+        if host_key_hash:
+            first["host_key_hash"] = host_key_hash
         for _ in range(20):
             code = new_code()
             try:
@@ -150,27 +197,103 @@ class Rooms:
             return self.loaded[code]
         if len(code) != CODE_LENGTH or any(ch not in CODE_ALPHABET for ch in code):
             return None
-        lock = self._loading.setdefault(code, asyncio.Lock())
-        async with lock:
-            if code in self.loaded:
-                return self.loaded[code]
-            events = await self.store.load_events(code)
-            if not events or events[0].kind != "created":
-                return None
-            first = events[0]
-            model = new_model(code, self.games(first.data["game"]), first.data, first.at)
-            for row in events[1:]:
-                model.apply_event(row.seq, row.kind, row.data)
-            room = LiveRoom(model)
-            for ink in await self.store.load_ink(code):
-                room.add_ink(ink.key, ink.seat, ink.data)
-            for key, by_seat in room.ink.items():
-                for seat, batches in by_seat.items():
-                    room.guards[(key, seat)] = _guard_for(batches)
-            self.loaded[code] = room
+        # one load per code at a time; the lock is dropped when nobody waits on it
+        lock, users = self._loading.get(code, (asyncio.Lock(), 0))
+        self._loading[code] = (lock, users + 1)
+        try:
+            async with lock:
+                if code in self.loaded:
+                    return self.loaded[code]
+                room = await self._load(code)
+                if room is None:
+                    return None
+                self.loaded[code] = room
+        finally:
+            lock, users = self._loading[code]
+            if users <= 1:
+                del self._loading[code]
+            else:
+                self._loading[code] = (lock, users - 1)
+        wakeup = self._wakeups.pop(code, None)
+        if wakeup is not None:
+            wakeup.cancel()  # the room's own timer takes over
         self._schedule_timer(room)
         self._run_bots(room)
         return room
+
+    async def _load(self, code: str) -> LiveRoom | None:
+        """The room rebuilt from its log and its ink."""
+        events = await self.store.load_events(code)
+        if not events or events[0].kind != "created":
+            return None
+        model = replay_log(code, self.games(events[0].data["game"]), events)
+        room = LiveRoom(model)
+        for ink in await self.store.load_ink(code):
+            room.add_ink(ink.key, ink.seat, ink.data)
+        for key, by_seat in room.ink.items():
+            for seat, batches in by_seat.items():
+                guard, presence = restore(batches)
+                room.guards[(key, seat)] = guard
+                room.presence[(key, seat)] = presence
+        return room
+
+    # -- unloading idle rooms -------------------------------------------------------
+
+    async def _sweep_loop(self) -> None:
+        every = min(30.0, max(0.05, self.idle_seconds / 4))
+        while True:
+            await asyncio.sleep(every)
+            try:
+                self.unload_idle()
+            except Exception:
+                log.exception("unloading idle rooms failed")
+
+    def unload_idle(self, now: float | None = None) -> int:
+        """Drop the rooms nobody has been connected to for ``idle_seconds``; their
+        log brings them back on the next visit. A room stays while anything is
+        under way in it (a commit, a computer thinking, ink not yet written).
+        A room with a deadline gets a wake-up that loads it back when it is due."""
+        now = time.monotonic() if now is None else now
+        unwritten = {code for code, _ in self.pending_ink} | {code for code, _ in self._writing}
+        gone = 0
+        for code, room in list(self.loaded.items()):
+            if (room.conns or now - room.active_at < self.idle_seconds or room.lock.locked()
+                    or (room.bots is not None and not room.bots.done())
+                    or code in unwritten):
+                continue
+            if room.timer is not None:
+                room.timer.cancel()
+                room.timer = None
+            model = room.model
+            deadline = model.game.deadline(model.state) if model.phase == "playing" else None
+            if deadline is not None:
+                loop = asyncio.get_running_loop()
+                self._wakeups[code] = loop.call_later(
+                    max(0.0, deadline - time.time()), self._spawn_wake, code
+                )
+            del self.loaded[code]
+            self.unloaded += 1
+            gone += 1
+            log.debug("room %s unloaded after %.0f s without a connection",
+                      code, now - room.active_at)
+        if gone:
+            log.info("unloaded %d idle room%s (%d still loaded)",
+                     gone, "" if gone == 1 else "s", len(self.loaded))
+            if gone >= RELEASE_AFTER:
+                release_memory()
+        return gone
+
+    def _spawn_wake(self, code: str) -> None:
+        self._spawn(self._wake(code))
+
+    async def _wake(self, code: str) -> None:
+        self._wakeups.pop(code, None)
+        if self.stopping:
+            return
+        try:
+            await self.get(code)  # loading it schedules its (now due) timer
+        except Exception:
+            log.exception("room %s could not be woken for its deadline", code)
 
     async def _catch_up(self, room: LiveRoom) -> bool:
         """Apply events other processes appended; True if there were any."""
@@ -203,7 +326,9 @@ class Rooms:
                 status = None
                 if kind == "started":
                     status = "playing"
-                elif kind == "action" and model.game.is_over(state):
+                elif kind == "again":
+                    status = "lobby"
+                elif kind in ("action", "removed") and model.game.is_over(state):
                     status = "over"
                 seq = model.seq + 1
                 now = time.time()
@@ -225,15 +350,21 @@ class Rooms:
             HubMessage(model.code, "event", self.hub.origin,
                        {"seq": seq, "kind": kind, "data": data})
         )
-        self.after_change(room, local=True)
+        self.after_change(room, local=True, event=(kind, data))
         return kind, data
 
-    def after_change(self, room: LiveRoom, local: bool) -> None:
+    def after_change(self, room: LiveRoom, local: bool,
+                     event: tuple[str, dict[str, Any]] | None = None) -> None:
         model = room.model
+        room.active_at = time.monotonic()
+        # "kicked" tells a player's connections the host removed them; one who
+        # left by themselves was not (their state says they now watch)
+        by_self = event is not None and event[1].get("by") == "self"
         for conn in room.conns:
             if conn.player_id is not None and model.player(conn.player_id) is None:
                 conn.player_id = None
-                conn.send(views.error_message(RuleError("kicked"), conn.lang))
+                if not by_self:
+                    conn.send(views.error_message(RuleError("kicked"), conn.lang))
         self._recount_presence(room)
         self.push_states(room)
         self._schedule_timer(room)
@@ -288,6 +419,7 @@ class Rooms:
         conn.room = room
         conn.player_id = player_id
         room.conns.add(conn)
+        room.active_at = time.monotonic()
         conn.send(views.welcome_message(room.model, player_id))
         self._recount_presence(room)
         self.push_states(room)
@@ -301,6 +433,7 @@ class Rooms:
         if room is None or conn not in room.conns:
             return
         room.conns.discard(conn)
+        room.active_at = time.monotonic()
         self._recount_presence(room)
         self.push_states(room)
 
@@ -326,9 +459,11 @@ class Rooms:
         room: LiveRoom = conn.room
         model = room.model
         seat = model.seat_of(conn.player_id)
-        key = check_batch(model, seat, data, room.guards)
+        key, batch = check_batch(model, seat, data, room.guards)
         assert seat is not None
         n = room.add_ink(key, seat, data)
+        presence = room.presence.setdefault((key, seat), InkPresence())
+        presence.apply(batch)
         self.pending_ink.append((model.code, InkRow(key, seat, n, data)))
         self.relay_ink(room, key, seat, data, conn)
         if self.hub.shared:
@@ -336,20 +471,49 @@ class Rooms:
                 HubMessage(model.code, "ink", self.hub.origin,
                            {"key": key, "seat": seat, "n": n}, data)
             )
+        await self._report_canvas(room, seat, presence.blank)
 
-    async def flush_ink(self) -> None:
+    async def _report_canvas(self, room: LiveRoom, seat: int, blank: bool) -> None:
+        """Tell the rules whether the canvas shows ink, when they want to know
+        (DrawingGame.canvas_action). Awaited before the player's next message
+        is read, so "I drew, now I take a token" arrives in that order."""
+        game: Any = room.model.game
+        if room.model.phase != "playing" or not hasattr(game, "canvas_action"):
+            return
+        action = game.canvas_action(room.model.state, seat, blank)
+        if action is None:
+            return
+
+        def decide(m: RoomModel) -> tuple[Event, Any]:
+            return decide_action(m, SYSTEM, action, time.time())
+
+        try:
+            await self.commit(room, decide)
+        except RuleError as err:  # the round ended meanwhile
+            log.debug("canvas report refused in %s: %s", room.model.code, err.code)
+
+    async def flush_ink(self) -> bool:
+        """Write the pending ink; False if the write failed (the rows stay pending)."""
         rows, self.pending_ink = self.pending_ink, []
         if not rows:
-            return
+            return True
+        self._writing += rows  # their rooms stay loaded until the rows are stored
         try:
             await self.store.append_ink(rows)
         except Exception:
             log.exception("ink write failed; retrying")
             self.pending_ink = rows + self.pending_ink
+            return False
+        finally:
+            written = {id(row) for row in rows}
+            self._writing = [row for row in self._writing if id(row) not in written]
+        self.ink_written += len(rows)
+        return True
 
     async def _flush_loop(self) -> None:
-        while True:
-            await asyncio.sleep(INK_FLUSH_SECONDS)
+        while not self._stop_flusher.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stop_flusher.wait(), INK_FLUSH_SECONDS)
             await self.flush_ink()
 
     # -- other processes ------------------------------------------------------------
@@ -367,15 +531,16 @@ class Rooms:
                     await self._catch_up(room)
                 else:
                     return
-            self.after_change(room, local=False)
+            self.after_change(room, local=False, event=(msg.meta["kind"], msg.meta["data"]))
         elif msg.kind == "ink":
             key, seat, n = msg.meta["key"], int(msg.meta["seat"]), int(msg.meta["n"])
             have = len(room.ink.get(key, {}).get(seat, []))
             if n < have:
                 return
             guard = room.guards.setdefault((key, seat), InkGuard())
+            presence = room.presence.setdefault((key, seat), InkPresence())
             with contextlib.suppress(RuleError):
-                guard.check(msg.data)
+                presence.apply(guard.check(msg.data))
             room.add_ink(key, seat, msg.data)
             self.relay_ink(room, key, seat, msg.data, None)
         elif msg.kind == "presence":
@@ -389,7 +554,7 @@ class Rooms:
             room.timer.cancel()
             room.timer = None
         model = room.model
-        if model.phase != "playing":
+        if model.phase != "playing" or self.stopping:
             return
         deadline = model.game.deadline(model.state)
         if deadline is None:
@@ -406,7 +571,7 @@ class Rooms:
         except RuleError as err:
             model = room.model
             still = model.phase == "playing" and model.game.deadline(model.state) == deadline
-            if err.code == "timeout_early" and still:
+            if err.code == "timeout_early" and still and not self.stopping:
                 loop = asyncio.get_running_loop()
                 room.timer = loop.call_later(
                     0.05, lambda: self._spawn(self._fire(room, deadline))
@@ -417,7 +582,7 @@ class Rooms:
             log.exception("timeout failed in %s", room.model.code)
 
     def _run_bots(self, room: LiveRoom) -> None:
-        if room.model.phase != "playing" or not room.model.computers:
+        if room.model.phase != "playing" or not room.model.computers or self.stopping:
             return
         if room.bots is not None and not room.bots.done():
             room.bots_again = True
@@ -431,7 +596,7 @@ class Rooms:
             room.bots_again = False
             acted = False
             for seat in sorted(model.computers):
-                if model.phase != "playing":
+                if model.phase != "playing" or self.stopping:
                     return
                 seq, state = model.seq, model.state
                 try:

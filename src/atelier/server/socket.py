@@ -7,6 +7,7 @@ import contextlib
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -17,31 +18,46 @@ from atelier.i18n import pick_language
 from atelier.server import model as m
 from atelier.server import protocol as p
 from atelier.server import views
+from atelier.server.addresses import AddressLimits
 from atelier.server.connection import Connection
+from atelier.server.forwarded import Proxies
+from atelier.server.marks import mark_for
 from atelier.server.rooms import LiveRoom, Rooms
 
 log = logging.getLogger(__name__)
 
+LOCAL = Proxies("127.0.0.1")
 HELLO_SECONDS = 10.0
 CLOSE_PROTOCOL = 4400
 CLOSE_UNKNOWN_ROOM = 4404
 CLOSE_POLICY = 1008
+CLOSE_TOO_MANY = 4429  # too many connections (or unfinished hellos) from this address
 
 
-def origin_allowed(ws: WebSocket, allowed: frozenset[str]) -> bool:
-    """Browsers always send Origin: it must be this host or a configured one.
-    Clients that send none (bots, the benchmark) cannot be driven by a web page."""
+def origin_allowed(ws: WebSocket, allowed: frozenset[str], proxies: Proxies | None = None) -> bool:
+    """Browsers always send Origin: it must be this server, scheme and host (a
+    page on http://host must not drive the app served on https://host), or a
+    configured one (``--allow-origin``). Clients that send none (bots, the
+    benchmark) cannot be driven by a web page. Behind a TLS-terminating proxy the
+    scheme comes from X-Forwarded-Proto, trusted from ``--forwarded-allow-ips``
+    (docs/deploy.md)."""
     origin = ws.headers.get("origin")
     if origin is None:
         return True
-    if origin in allowed:
+    if origin.rstrip("/").lower() in allowed:
         return True
-    return urlsplit(origin).netloc.lower() == ws.headers.get("host", "").lower()
+    parts = urlsplit(origin)
+    client = ws.client.host if ws.client else None
+    scheme = (proxies or LOCAL).scheme(ws.url.scheme, dict(ws.headers), client)
+    return (parts.scheme.lower() == scheme
+            and parts.netloc.lower() == ws.headers.get("host", "").lower())
 
 
 class Session:
-    def __init__(self, rooms: Rooms, ws: WebSocket, code: str) -> None:
+    def __init__(self, rooms: Rooms, ws: WebSocket, code: str,
+                 on_hello: Callable[[], None] = lambda: None) -> None:
         self.rooms = rooms
+        self.on_hello = on_hello
         self.ws = ws
         self.code = code
         # ?ink=bundles: this client reads several ink frames per message
@@ -61,6 +77,7 @@ class Session:
         writer = asyncio.create_task(self.conn.writer())
         try:
             if await self.handshake():
+                self.on_hello()
                 await self.loop()
         except WebSocketDisconnect:
             pass
@@ -72,19 +89,31 @@ class Session:
             writer.cancel()
 
     async def handshake(self) -> bool:
-        try:
-            first = await asyncio.wait_for(self.ws.receive(), HELLO_SECONDS)
-        except TimeoutError:
-            self.error(RuleError("hello_first"))
-            self.conn.close(CLOSE_PROTOCOL, "hello first")
-            return False
-        if first["type"] == "websocket.disconnect":
-            return False
-        text = first.get("text")
-        try:
-            msg = p.parse_client(text) if text is not None else None
-        except RuleError:
-            msg = None
+        """Wait for hello. A text frame that cannot be parsed is answered with
+        its error and the wait goes on; anything else before hello closes."""
+        deadline = time.monotonic() + HELLO_SECONDS
+        while True:
+            try:
+                first = await asyncio.wait_for(
+                    self.ws.receive(), max(0.0, deadline - time.monotonic())
+                )
+            except TimeoutError:
+                self.error(RuleError("hello_first"))
+                self.conn.close(CLOSE_PROTOCOL, "hello first")
+                return False
+            if first["type"] == "websocket.disconnect":
+                return False
+            text = first.get("text")
+            if text is None:
+                msg = None
+                break
+            try:
+                msg = p.parse_client(text)
+                break
+            except RuleError as err:
+                self.refuse(err, p.message_id(text))
+                if self.conn.closing:
+                    return False
         if not isinstance(msg, p.Hello):
             self.error(RuleError("hello_first"))
             self.conn.close(CLOSE_PROTOCOL, "hello first")
@@ -131,8 +160,19 @@ class Session:
             await self.rooms.accept_ink(self.conn, data)
         except RuleError as err:
             self.refuse(err)
+        except Exception:
+            log.exception("ink failed in room %s", self.code)
+            self.error(RuleError("internal"))
 
     async def on_text(self, text: str) -> None:
+        try:
+            await self.on_message(text)
+        except Exception:
+            # A bug, not the client's fault: say so, keep the connection.
+            log.exception("message failed in room %s", self.code)
+            self.error(RuleError("internal"))
+
+    async def on_message(self, text: str) -> None:
         if not self.conn.limits.messages.take():
             self.refuse(RuleError("rate_limited"), p.message_id(text))
             return
@@ -167,24 +207,32 @@ class Session:
         elif isinstance(msg, p.Join):
             await self.join(room, msg)
         elif isinstance(msg, p.Leave):
-            await rooms.commit(room, lambda r: (m.decide_leave(r, me), None))
+            await rooms.commit(room, lambda r: m.decide_leave(r, me, time.time()))
         elif isinstance(msg, p.Rename):
             await rooms.commit(room, lambda r: (m.decide_rename(r, me, msg.name), None))
         elif isinstance(msg, p.Settings):
             await rooms.commit(room, lambda r: (m.decide_settings(r, me, msg.settings), None))
         elif isinstance(msg, p.Kick):
-            await rooms.commit(room, lambda r: (m.decide_kick(r, me, msg.player), None))
+            await rooms.commit(room, lambda r: m.decide_kick(r, me, msg.player, time.time()))
         elif isinstance(msg, p.Host):
             await rooms.commit(room, lambda r: (m.decide_host(r, me, msg.player), None))
         elif isinstance(msg, p.Start):
             await rooms.commit(room, lambda r: (m.decide_start(r, me), None))
+        elif isinstance(msg, p.Again):
+            await rooms.commit(room, lambda r: (m.decide_again(r, me), None))
+        elif isinstance(msg, p.GoOn):
+            await rooms.commit(room, lambda r: m.decide_go_on(r, me, room.online(), time.time()))
         elif isinstance(msg, p.Next):
             await rooms.commit(room, lambda r: m.decide_next(r, me, time.time()))
         elif isinstance(msg, p.Act):
-            m.check_action_shape(msg.action)
-            await rooms.commit(
-                room, lambda r: m.decide_action(r, r.seat_of(me), msg.action, time.time())
-            )
+            def decide(r: m.RoomModel) -> tuple[m.Event, Any]:
+                event, state = m.decide_action(r, r.seat_of(me), msg.action, time.time())
+                mark = mark_for(r, room.ink, room.guards, msg.action)
+                if mark is not None:  # where the guess lands on the drawing's replay
+                    event[1]["mark"] = mark
+                return event, state
+
+            await rooms.commit(room, decide)
 
     async def join(self, room: LiveRoom, msg: p.Join) -> None:
         conn = self.conn
@@ -195,7 +243,7 @@ class Session:
         joined: dict[str, Any] = {}
 
         def decide(r: m.RoomModel) -> tuple[m.Event, Any]:
-            event = m.decide_join(r, msg.name, msg.colour, token_hash)
+            event = m.decide_join(r, msg.name, msg.colour, token_hash, msg.host_key)
             joined.update(event[1])
             return event, None
 
@@ -208,9 +256,29 @@ class Session:
         await self.rooms.commit(room, decide, before_push)
 
 
-async def serve_socket(ws: WebSocket, code: str, rooms: Rooms, allowed: frozenset[str]) -> None:
-    if not origin_allowed(ws, allowed):
+async def serve_socket(ws: WebSocket, code: str, rooms: Rooms, allowed: frozenset[str],
+                       addresses: AddressLimits, address: str,
+                       proxies: Proxies | None = None) -> None:
+    if not origin_allowed(ws, allowed, proxies):
         await ws.close(code=CLOSE_POLICY)  # before accept: HTTP 403
         return
-    await ws.accept()
-    await Session(rooms, ws, code.upper()).run()
+    # counted before the accept, so a client whose upgrade succeeded is already counted
+    refusal = addresses.admit(address)
+    if refusal is not None:
+        await ws.accept()
+        lang = pick_language(ws.headers.get("accept-language"))
+        await ws.send_text(views.error_message(refusal, lang))
+        await ws.close(CLOSE_TOO_MANY, refusal.code)
+        return
+    helloed = False
+
+    def said_hello() -> None:
+        nonlocal helloed
+        helloed = True
+        addresses.said_hello(address)
+
+    try:
+        await ws.accept()
+        await Session(rooms, ws, code.upper(), said_hello).run()
+    finally:
+        addresses.release(address, helloed)

@@ -23,7 +23,7 @@ def drawing_key(room: RoomModel) -> str | None:
     if room.state is None or not is_drawing_game(room):
         return None
     key: str | None = room.game.drawing_key(room.state)  # type: ignore[attr-defined]
-    return key
+    return None if key is None else room.ink_prefix + key
 
 
 def visible_drawers(room: RoomModel, viewer: int | None) -> frozenset[int]:
@@ -52,6 +52,7 @@ def public_player(p: Player, connected: bool) -> dict[str, Any]:
         "seat": p.seat,
         "connected": connected or p.computer,
         "computer": p.computer,
+        "removed": p.removed,
     }
 
 
@@ -63,19 +64,13 @@ def room_summary(room: RoomModel, online: set[str], spectators: int) -> dict[str
         "host": room.host,
         "players": [public_player(p, p.id in online) for p in room.all_players()],
         "spectators": spectators,
-        "settings": public_settings(room.settings),
+        "settings": room.game.public_settings(room.settings),
         "language": room.language,
+        # Finished games' points per player (public once each game is over)
+        # and the ink key prefix of the current game (see RoomModel.ink_prefix).
+        "played": room.played,
+        "ink_prefix": room.ink_prefix,
     }
-
-
-def public_settings(settings: dict[str, Any]) -> dict[str, Any]:
-    """Settings as every state message carries them. A custom deck (up to
-    64 KB) is cut to each card's level, all a lobby shows; the words are at
-    GET /api/rooms/{code}/deck, so each game action does not resend them."""
-    cards = settings.get("custom_cards")
-    if not isinstance(cards, list) or not cards:
-        return settings
-    return {**settings, "custom_cards": [{"level": c.get("level")} for c in cards]}
 
 
 def state_message(

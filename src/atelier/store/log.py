@@ -17,6 +17,9 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
+import sqlite3
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -32,11 +35,15 @@ from sqlalchemy import (
     Text,
     event,
     insert,
+    inspect,
     select,
+    text,
     update,
 )
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
+
+_DDL_LOCK = 0x41_74_65_6C  # "Atel": the advisory lock key for creating tables
 
 
 class Conflict(Exception):
@@ -86,6 +93,8 @@ def _tables(prefix: str) -> tuple[MetaData, Table, Table, Table]:
         Column("seat", Integer, primary_key=True, autoincrement=False),
         Column("n", Integer, primary_key=True, autoincrement=False),
         Column("data", LargeBinary, nullable=False),
+        # how many batches ``data`` holds (see pack_ink); 1 for rows of older releases
+        Column("batches", Integer, nullable=False, server_default="1"),
     )
     return meta, rooms, events, ink
 
@@ -105,14 +114,39 @@ class Store:
         self.engine = engine
         self.prefix = prefix
         self.meta, self.rooms, self.events, self.ink = _tables(prefix)
-        self.is_sqlite = engine.dialect.name == "sqlite"
         # SQLite has one writer at a time: queue our own writes rather than
         # letting them fight over the file lock.
         self._write_lock = asyncio.Lock()
 
     async def create_tables(self) -> None:
-        async with self.engine.begin() as conn:
-            await conn.run_sync(self.meta.create_all)
+        for attempt in range(20):
+            try:
+                async with self.engine.begin() as conn:
+                    if self.engine.dialect.name == "postgresql":
+                        # Processes started together would race in CREATE TABLE (a
+                        # unique violation in pg_type): one at a time, the rest
+                        # then find the tables there. The lock ends with the
+                        # transaction.
+                        await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                                           {"key": _DDL_LOCK})
+                    await conn.run_sync(self.meta.create_all)
+                    await conn.run_sync(self._add_missing_columns)
+                return
+            except OperationalError as err:
+                # SQLite has no such lock: workers started together on one file
+                # may both see no table (the second CREATE fails), or find the
+                # other's write under way (SQLite answers "locked" at once rather
+                # than wait, as waiting could deadlock). Look again.
+                if not _sqlite_race(err) or attempt == 19:
+                    raise
+                await asyncio.sleep(0.02 + random.random() * 0.05)
+
+    def _add_missing_columns(self, conn: Any) -> None:
+        """Tables made by an older release gain the columns added since."""
+        have = {c["name"] for c in inspect(conn).get_columns(self.ink.name)}
+        if "batches" not in have:
+            conn.execute(text(f'ALTER TABLE "{self.ink.name}" '
+                              "ADD COLUMN batches INTEGER NOT NULL DEFAULT 1"))
 
     async def drop_tables(self) -> None:
         async with self.engine.begin() as conn:
@@ -182,43 +216,113 @@ class Store:
             return [r.code for r in (await conn.execute(query)).all()]
 
     async def append_ink(self, rows: Sequence[tuple[str, InkRow]]) -> None:
-        """Many ink batches in one transaction; rows already stored are skipped."""
+        """Many ink batches in one transaction, a row per run of one canvas's
+        batches (see :func:`pack_ink`); rows already stored are skipped."""
         if not rows:
             return
         values = [
-            {"room": code, "key": r.key, "seat": r.seat, "n": r.n, "data": r.data}
-            for code, r in rows
+            {"room": code, "key": r.key, "seat": r.seat, "n": r.n, "data": data,
+             "batches": count}
+            for code, r, count, data in pack_ink(rows)
         ]
         async with self._write_lock:
             try:
                 async with self.engine.begin() as conn:
                     await conn.execute(insert(self.ink), values)
             except IntegrityError:
-                # A batch was written twice (a retry after a failed commit):
-                # write them one by one, keeping the first copy of each.
-                for value in values:
+                # Some were written before (a retry after a commit that did
+                # succeed): write each batch on its own, skipping those that
+                # exist; load_ink keeps the first copy of every batch.
+                for code, r in rows:
                     try:
                         async with self.engine.begin() as conn:
-                            await conn.execute(insert(self.ink).values(**value))
+                            await conn.execute(insert(self.ink).values(
+                                room=code, key=r.key, seat=r.seat, n=r.n, data=r.data))
                     except IntegrityError:
                         continue
 
     async def load_ink(self, code: str) -> list[InkRow]:
         query = (
-            select(self.ink.c.key, self.ink.c.seat, self.ink.c.n, self.ink.c.data)
+            select(self.ink.c.key, self.ink.c.seat, self.ink.c.n, self.ink.c.data,
+                   self.ink.c.batches)
             .where(self.ink.c.room == code)
             .order_by(self.ink.c.key, self.ink.c.seat, self.ink.c.n)
         )
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
-        return [InkRow(r.key, r.seat, r.n, bytes(r.data)) for r in rows]
+        found: dict[tuple[str, int, int], bytes] = {}
+        for r in rows:
+            for n, data in unpack_ink(r.n, r.batches, bytes(r.data)):
+                found.setdefault((r.key, r.seat, n), data)
+        return [InkRow(key, seat, n, data) for (key, seat, n), data in sorted(found.items())]
+
+
+def pack_ink(rows: Sequence[tuple[str, InkRow]]) -> list[tuple[str, InkRow, int, bytes]]:
+    """One row per run of consecutive batches of one canvas, so a flush at 100
+    rooms writes hundreds of rows, not thousands: (room, first batch, how many,
+    data). A row of several batches holds ``u16 length + batch`` for each."""
+    runs: dict[tuple[str, str, int], list[InkRow]] = {}
+    out: list[tuple[str, list[InkRow]]] = []
+    for code, row in rows:
+        run = runs.get((code, row.key, row.seat))
+        if run is not None and run[-1].n + 1 == row.n and len(run) < 4096:
+            run.append(row)
+            continue
+        run = runs[(code, row.key, row.seat)] = [row]
+        out.append((code, run))
+    packed = []
+    for code, run in out:
+        data = run[0].data if len(run) == 1 else b"".join(
+            len(r.data).to_bytes(2, "big") + r.data for r in run)
+        packed.append((code, run[0], len(run), data))
+    return packed
+
+
+def unpack_ink(n: int, batches: int, data: bytes) -> list[tuple[int, bytes]]:
+    """The batches of one stored row, with their numbers."""
+    if batches == 1:
+        return [(n, data)]
+    found: list[tuple[int, bytes]] = []
+    i = 0
+    while i + 2 <= len(data):
+        size = int.from_bytes(data[i : i + 2], "big")
+        found.append((n + len(found), data[i + 2 : i + 2 + size]))
+        i += 2 + size
+    return found
+
+
+def _sqlite_race(err: OperationalError) -> bool:
+    return "already exists" in str(err) or "database is locked" in str(err)
+
+
+def _use_wal(path: str, patience: float = 30.0) -> None:
+    """Switch a SQLite file to WAL once, before any pooled connection opens it.
+
+    WAL is what lets a commit survive the process being killed. The mode is kept
+    in the file, so this is a no-op after the first open. Switching needs the file
+    to itself: done from every pooled connection, processes started together
+    deadlocked (each holding a read lock the other's switch waits for), so it is
+    done here, on its own connection, retrying while another process holds the file.
+    """
+    deadline = time.monotonic() + patience
+    while True:
+        try:
+            con = sqlite3.connect(path, timeout=10)
+            try:
+                con.execute("PRAGMA journal_mode=WAL").fetchone()
+                return
+            finally:
+                con.close()
+        except sqlite3.OperationalError as err:
+            if "locked" not in str(err) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.02 + random.random() * 0.05)
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cursor = dbapi_conn.cursor()
-    # WAL: a commit survives the process being killed; NORMAL skips the fsync
-    # per commit (a power cut may lose the last commits, a kill -9 does not).
-    cursor.execute("PRAGMA journal_mode=WAL")
+    # NORMAL skips the fsync per commit (a power cut may lose the last commits,
+    # a kill -9 does not); the file is already in WAL mode (_use_wal).
     cursor.execute("PRAGMA synchronous=NORMAL")
     cursor.execute("PRAGMA busy_timeout=10000")
     cursor.close()
@@ -232,6 +336,7 @@ async def open_store(
     if full.startswith("sqlite"):
         path = full.split(":///", 1)[1]
         os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        await asyncio.to_thread(_use_wal, path)
         engine = create_async_engine(full, connect_args={"timeout": 10})
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     else:

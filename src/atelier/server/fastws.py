@@ -1,0 +1,416 @@
+"""The room socket's own WebSocket transport, on the same port as the HTTP app.
+
+Ink is many small messages: at 100 rooms the server relays 12,000 batches in
+and 60,000 frames out a second, and the general path (uvicorn's WebSocket
+protocol, then Starlette's ASGI plumbing, for every message) cost more than
+the room work itself (docs/performance.md). So a connection's first bytes are
+read here: an upgrade to ``/ws/{code}`` is served by :class:`RoomSocket`, which
+frames messages itself (RFC 6455) and hands the session a real Starlette
+``WebSocket`` over two plain callables; anything else is passed on, bytes
+untouched, to uvicorn's HTTP protocol, so FastAPI serves pages and the API as
+before.
+
+uvicorn takes the protocol class as its ``http`` setting (a documented hook):
+``uvicorn.Config(app, http=front_protocol(app))``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import hashlib
+import json
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any, ClassVar, cast
+from urllib.parse import unquote
+
+from starlette.websockets import WebSocket
+from uvicorn.config import HTTP_PROTOCOLS
+from uvicorn.importer import import_from_string
+
+from atelier.games.core import RuleError
+from atelier.i18n import pick_language
+from atelier.server.headers import HEADERS
+from atelier.server.wsframe import (
+    BINARY,
+    CLOSE,
+    CONTINUATION,
+    GUID,
+    PING,
+    PONG,
+    TEXT,
+    frame,
+    payload_length,
+    unmask,
+)
+
+log = logging.getLogger(__name__)
+
+MAX_MESSAGE = 64 * 1024
+"""Largest message a client may send (as uvicorn's ``ws_max_size`` was)."""
+MAX_HEAD = 16 * 1024
+PING_SECONDS = 4.0
+"""Silence after which the server pings; as long again without a word closes. Short,
+so a phone that drops off without closing shows as away within about 8 s (issue 11);
+a ping is a 2-byte frame."""
+CLOSE_GRACE = 2.0
+PREFIX = b"GET /ws/"
+
+RoomSocketHandler = Callable[[WebSocket, str], Awaitable[None]]
+
+
+def close_payload(code: int, reason: str = "") -> bytes:
+    return code.to_bytes(2, "big") + reason.encode()[:120]
+
+
+def http_protocol_class() -> type[asyncio.Protocol]:
+    """uvicorn's own HTTP protocol (httptools when installed, else h11)."""
+    cls: type[asyncio.Protocol] = import_from_string(HTTP_PROTOCOLS["auto"])
+    return cls
+
+
+def front_protocol(handler: RoomSocketHandler) -> type[asyncio.Protocol]:
+    """The class uvicorn instantiates per connection, bound to the room socket handler."""
+    return type("BoundFront", (FrontProtocol,), {"handler": staticmethod(handler),
+                                                  "http_class": http_protocol_class()})
+
+
+class FrontProtocol(asyncio.Protocol):
+    """Reads a new connection's request line, then gives the connection away."""
+
+    handler: ClassVar[RoomSocketHandler]
+    http_class: ClassVar[type[asyncio.Protocol]]
+
+    def __init__(self, config: Any, server_state: Any, app_state: dict[str, Any],
+                 _loop: asyncio.AbstractEventLoop | None = None) -> None:
+        self.config = config
+        self.server_state = server_state
+        self.app_state = app_state
+        self.loop = _loop
+        self.transport: asyncio.Transport | None = None
+        self.buf = bytearray()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)
+
+    def data_received(self, data: bytes) -> None:
+        self.buf += data
+        buf = self.buf
+        if not buf.startswith(PREFIX[: len(buf)]):  # not (or no longer) GET /ws/...
+            self._give(self.http_class(config=self.config,  # type: ignore[call-arg]
+                                       server_state=self.server_state,
+                                       app_state=self.app_state, _loop=self.loop))
+            return
+        end = buf.find(b"\r\n\r\n")
+        if end < 0:
+            if len(buf) > MAX_HEAD and self.transport is not None:
+                self.transport.close()
+            return
+        head = bytes(buf[:end]).decode("latin-1")
+        del buf[: end + 4]
+        sock = RoomSocket(type(self).handler, self.server_state)
+        self._give(sock, head)
+
+    def _give(self, protocol: asyncio.Protocol, head: str | None = None) -> None:
+        transport = self.transport
+        assert transport is not None
+        transport.set_protocol(protocol)
+        protocol.connection_made(transport)
+        rest, self.buf = bytes(self.buf), bytearray()
+        if isinstance(protocol, RoomSocket):
+            assert head is not None
+            protocol.start(head, rest)
+        elif rest:
+            protocol.data_received(rest)
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        pass
+
+
+class RoomSocket(asyncio.Protocol):
+    """One room WebSocket: frames in and out, the session as an ASGI app would see it."""
+
+    def __init__(self, handler: RoomSocketHandler, server_state: Any) -> None:
+        self.handler = handler
+        self.server_state = server_state
+        self.transport: asyncio.Transport | None = None
+        self.loop = asyncio.get_running_loop()
+        self.buf = bytearray()
+        self.events: deque[dict[str, Any]] = deque()
+        self.waiter: asyncio.Future[None] | None = None
+        self.drained: asyncio.Future[None] | None = None
+        self.paused = False
+        self.accepted = False
+        self.closed = False  # we sent a close frame (or the connection is gone)
+        self.gone = False
+        self.fragments: list[bytes] = []
+        self.fragment_opcode = 0
+        self.heard = True
+        self.pinger: asyncio.TimerHandle | None = None
+        self.task: asyncio.Task[None] | None = None
+        self.key = ""
+        self.lang = "en"
+
+    # -- the connection ----------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = cast(asyncio.Transport, transport)
+        self.server_state.connections.add(self)
+
+    def start(self, head: str, rest: bytes) -> None:
+        """The request head has been read: check it and run the session."""
+        transport = self.transport
+        assert transport is not None
+        lines = head.split("\r\n")
+        parts = lines[0].split(" ")
+        headers: list[tuple[bytes, bytes]] = []
+        named: dict[str, str] = {}
+        for line in lines[1:]:
+            name, sep, value = line.partition(":")
+            if not sep:
+                continue
+            name, value = name.strip().lower(), value.strip()
+            headers.append((name.encode("latin-1"), value.encode("latin-1")))
+            named[name] = value
+        self.key = named.get("sec-websocket-key", "")
+        self.lang = pick_language(named.get("accept-language"))
+        if (len(parts) != 3 or "websocket" not in named.get("upgrade", "").lower()
+                or named.get("sec-websocket-version") != "13" or not self.key):
+            self._refuse(b"400 Bad Request", "bad_request")
+            return
+        target = parts[1]
+        path, _, query = target.partition("?")
+        code = unquote(path[len("/ws/"):])
+        if not code or "/" in code:
+            self._refuse(b"404 Not Found", "not_found")
+            return
+        peer = transport.get_extra_info("peername")
+        local = transport.get_extra_info("sockname")
+        scope: dict[str, Any] = {
+            "type": "websocket", "asgi": {"version": "3.0"}, "scheme": "ws",
+            "http_version": "1.1", "path": path, "raw_path": path.encode("latin-1"),
+            "query_string": query.encode("latin-1"), "root_path": "", "headers": headers,
+            "client": tuple(peer[:2]) if peer else None,
+            "server": tuple(local[:2]) if local else None, "subprotocols": [],
+            # the session may write at once rather than through its writer task
+            "extensions": {"atelier.write_now": self.write_now},
+        }
+        self.events.append({"type": "websocket.connect"})
+        ws = WebSocket(scope, self.receive, self.send)
+        self.task = self.loop.create_task(self._run(ws, code))
+        self.server_state.tasks.add(self.task)
+        self.task.add_done_callback(self.server_state.tasks.discard)
+        if rest:
+            self.data_received(rest)
+
+    async def _run(self, ws: WebSocket, code: str) -> None:
+        try:
+            await self.handler(ws, code)
+        except Exception:
+            log.exception("room socket failed")
+            self._close_frame(1011, "internal error")
+        finally:
+            if not self.closed:
+                self._close_frame(1000)
+
+    def _refuse(self, status: bytes, code: str) -> None:
+        """An HTTP answer like the app's own: a translated JSON error, security headers."""
+        if self.transport is not None:
+            err = RuleError(code)
+            body = json.dumps({"code": code, "message": err.message(self.lang),
+                               "params": {}}).encode()
+            head = b"".join(name + b": " + value + b"\r\n" for name, value in HEADERS)
+            self.transport.write(b"HTTP/1.1 " + status + b"\r\ncontent-type: application/json"
+                                 b"\r\ncontent-length: " + str(len(body)).encode()
+                                 + b"\r\n" + head + b"connection: close\r\n\r\n" + body)
+            self.transport.close()
+        self.closed = True
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.gone = self.closed = True
+        self.server_state.connections.discard(self)
+        if self.pinger is not None:
+            self.pinger.cancel()
+        self._push({"type": "websocket.disconnect", "code": 1006})
+        if self.drained is not None and not self.drained.done():
+            self.drained.set_result(None)
+
+    def shutdown(self) -> None:
+        """uvicorn is stopping: say so to the client, as uvicorn's own protocol does."""
+        self._close_frame(1012, "server restarting")
+        self._push({"type": "websocket.disconnect", "code": 1012})
+
+    def pause_writing(self) -> None:
+        self.paused = True
+
+    def resume_writing(self) -> None:
+        self.paused = False
+        if self.drained is not None and not self.drained.done():
+            self.drained.set_result(None)
+
+    # -- ASGI for the session --------------------------------------------------------
+
+    def _push(self, event: dict[str, Any]) -> None:
+        self.events.append(event)
+        waiter = self.waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    async def receive(self) -> dict[str, Any]:
+        while not self.events:
+            self.waiter = self.loop.create_future()
+            await self.waiter
+        event = self.events.popleft()
+        if event["type"] == "websocket.disconnect":
+            self.events.appendleft(event)  # every later receive says so too
+        return event
+
+    def write_now(self, data: bytes | str) -> bool:
+        """Write one message at once if the socket takes it without waiting: open,
+        accepted and not pushing back. False: send it the ordinary way."""
+        transport = self.transport
+        if transport is None or self.gone or self.closed or self.paused or not self.accepted:
+            return False
+        if isinstance(data, bytes):
+            transport.write(frame(BINARY, data))
+        else:
+            transport.write(frame(TEXT, data.encode()))
+        return True
+
+    async def send(self, message: MutableMapping[str, Any]) -> None:
+        kind = message["type"]
+        transport = self.transport
+        if transport is None or self.gone:
+            raise OSError("the connection is closed")
+        if kind == "websocket.send":
+            if self.closed:
+                raise OSError("the connection is closing")
+            data = message.get("bytes")
+            if data is not None:
+                transport.write(frame(BINARY, data))
+            else:
+                transport.write(frame(TEXT, message["text"].encode()))
+            if self.paused:
+                self.drained = self.loop.create_future()
+                await self.drained
+        elif kind == "websocket.accept":
+            accept = base64.b64encode(hashlib.sha1(self.key.encode() + GUID).digest())
+            transport.write(b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\n"
+                            b"Connection: Upgrade\r\nSec-WebSocket-Accept: " + accept
+                            + b"\r\n\r\n")
+            self.accepted = True
+            self._schedule_ping()
+        elif kind == "websocket.close":
+            if not self.accepted:
+                self._refuse(b"403 Forbidden", "origin_refused")
+            else:
+                self._close_frame(int(message.get("code", 1000)), message.get("reason") or "")
+
+    def _close_frame(self, code: int, reason: str = "") -> None:
+        if self.closed or self.transport is None:
+            return
+        self.closed = True
+        self.transport.write(frame(CLOSE, close_payload(code, reason)))
+        # the client answers with its own close; do not wait for it forever
+        self.loop.call_later(CLOSE_GRACE, self.transport.close)
+
+    # -- keeping the line alive ------------------------------------------------------
+
+    def _schedule_ping(self) -> None:
+        self.pinger = self.loop.call_later(PING_SECONDS, self._ping)
+
+    def _ping(self) -> None:
+        if self.closed or self.transport is None:
+            return
+        if not self.heard:
+            self._close_frame(1011, "keepalive ping timeout")
+            self._push({"type": "websocket.disconnect", "code": 1011})
+            return
+        self.heard = False
+        self.transport.write(frame(PING, b""))
+        self._schedule_ping()
+
+    # -- frames in ----------------------------------------------------------------
+
+    def data_received(self, data: bytes) -> None:
+        if self.task is None:  # the head is still being checked
+            self.buf += data
+            return
+        self.heard = True
+        buf = self.buf
+        buf += data
+        i, n = 0, len(buf)
+        while (found := payload_length(buf, i)) is not None:
+            b0, b1 = buf[i], buf[i + 1]
+            length, h = found
+            if not b1 & 0x80:
+                self._fail(1002, "frames from a client must be masked")
+                return
+            if length > MAX_MESSAGE:
+                self._fail(1009, "message too big")
+                return
+            if n - i < h + 4 + length:
+                break
+            key = bytes(buf[i + h : i + h + 4])
+            payload = unmask(key, bytes(buf[i + h + 4 : i + h + 4 + length]))
+            i += h + 4 + length
+            if not self._frame(b0 & 0x80 != 0, b0 & 15, payload):
+                break
+        del buf[:i]
+
+    def _frame(self, final: bool, opcode: int, payload: bytes) -> bool:
+        """Handle one frame; False when the connection is done with."""
+        if opcode in (TEXT, BINARY, CONTINUATION):
+            if opcode == CONTINUATION:
+                if not self.fragment_opcode:
+                    self._fail(1002, "continuation without a start")
+                    return False
+            elif self.fragment_opcode:
+                self._fail(1002, "a new message inside a fragmented one")
+                return False
+            else:
+                self.fragment_opcode = opcode
+            self.fragments.append(payload)
+            if sum(map(len, self.fragments)) > MAX_MESSAGE:
+                self._fail(1009, "message too big")
+                return False
+            if not final:
+                return True
+            whole = b"".join(self.fragments)
+            kind, self.fragment_opcode, self.fragments = self.fragment_opcode, 0, []
+            if kind == BINARY:
+                self._push({"type": "websocket.receive", "bytes": whole})
+                return True
+            try:
+                text = whole.decode()
+            except UnicodeDecodeError:
+                self._fail(1007, "text is not UTF-8")
+                return False
+            self._push({"type": "websocket.receive", "text": text})
+            return True
+        if opcode == PING:
+            if self.transport is not None and not self.closed:
+                self.transport.write(frame(PONG, payload[:125]))
+            return True
+        if opcode == PONG:
+            return True
+        if opcode == CLOSE:
+            code = int.from_bytes(payload[:2], "big") if len(payload) >= 2 else 1005
+            if not self.closed and self.transport is not None:
+                self.closed = True
+                self.transport.write(frame(CLOSE, payload[:2]))
+            if self.transport is not None:
+                self.transport.close()
+            self._push({"type": "websocket.disconnect", "code": code})
+            return False
+        self._fail(1002, "unknown opcode")
+        return False
+
+    def _fail(self, code: int, reason: str) -> None:
+        self._close_frame(code, reason)
+        self._push({"type": "websocket.disconnect", "code": code})
+        with contextlib.suppress(Exception):
+            self.buf.clear()

@@ -1,0 +1,282 @@
+"""``atelier serve --workers N``: N server processes behind one address, each room
+served by exactly one of them.
+
+A room's players must meet in one process: its ink is relayed in memory and
+never crosses a process boundary. So the parent process owns the listening
+socket and does one thing per new connection: it peeks at the request line
+(without reading it), finds the room code in the path (``/ws/CODE``,
+``/r/CODE...``, ``/api/rooms/CODE...``), and hands the connection itself (the
+file descriptor, over a Unix socket) to the room's worker: ``crc32(code) % N``.
+Connections without a room go to the workers in turn. After the hand-over the
+parent is out of the path: bytes flow between the client and the worker.
+
+A browser may reuse one HTTP connection for several requests. A worker asked
+about a room it does not own answers ``307`` to the same address with
+``Connection: close``, so the browser asks again on a new connection, which the
+parent routes right (:class:`OwnerOnly`). All workers share the database (SQLite
+file or PostgreSQL); each restores, times and plays only its own rooms.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import zlib
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+import uvicorn
+
+log = logging.getLogger(__name__)
+
+ROOM_PATH = re.compile(rb"^[A-Z]+ /(?:ws|r|api/rooms)/([A-Za-z0-9]{1,16})(?:[/?# ]|$)")
+PEEK_BYTES = 2048
+FIRST_LINE_SECONDS = 10.0
+
+Scope = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
+Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+def owner(code: str, workers: int) -> int:
+    """The worker that serves a room (room codes are upper case)."""
+    return zlib.crc32(code.upper().encode()) % workers
+
+
+def room_in_request_line(head: bytes) -> str | None:
+    found = ROOM_PATH.match(head)
+    return found.group(1).decode().upper() if found else None
+
+
+# -- in the parent ------------------------------------------------------------------
+
+
+def _settle(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
+async def _first_line(conn: socket.socket) -> bytes:
+    """The connection's first bytes up to the end of its request line, left unread."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + FIRST_LINE_SECONDS
+    while True:
+        ready: asyncio.Future[None] = loop.create_future()
+        loop.add_reader(conn.fileno(), _settle, ready)
+        try:
+            await asyncio.wait_for(ready, max(0.0, deadline - loop.time()))
+        finally:
+            loop.remove_reader(conn.fileno())
+        try:
+            head = conn.recv(PEEK_BYTES, socket.MSG_PEEK)
+        except BlockingIOError:
+            continue
+        if not head or b"\n" in head or len(head) >= PEEK_BYTES:
+            return head
+        # half a request line: the rest is on its way (peeking does not consume,
+        # so wait a moment rather than spin on a socket that stays readable)
+        await asyncio.sleep(0.005)
+        if loop.time() > deadline:
+            return head
+
+
+class Worker:
+    """One worker process and the Unix socket its connections go through."""
+
+    def __init__(self, k: int, n: int, argv: list[str]) -> None:
+        self.k, self.n, self.argv = k, n, argv
+        self.channel, self.proc = self._spawn()
+
+    def _spawn(self) -> tuple[socket.socket, subprocess.Popen[bytes]]:
+        mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "atelier", "serve", *self.argv,
+             "--worker", f"{self.k}/{self.n}", "--worker-fd", str(theirs.fileno())],
+            pass_fds=[theirs.fileno()])
+        theirs.close()
+        return mine, proc
+
+    def hand_over(self, conn: socket.socket) -> None:
+        try:
+            socket.send_fds(self.channel, [b"c"], [conn.fileno()])
+        except OSError:
+            if not self.revive():
+                raise
+            socket.send_fds(self.channel, [b"c"], [conn.fileno()])
+
+    def revive(self) -> bool:
+        """Start the worker again if it has died (its rooms come back from the log)."""
+        if self.proc.poll() is None:
+            return False
+        log.error("worker %d exited with %s; starting it again", self.k, self.proc.returncode)
+        self.channel.close()
+        self.channel, self.proc = self._spawn()
+        return True
+
+    def stop(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            self.proc.send_signal(signal.SIGTERM)
+
+
+class Router:
+    def __init__(self, workers: list[Worker]) -> None:
+        self.workers = workers
+        self.turn = itertools.cycle(range(len(workers)))
+
+    async def route(self, conn: socket.socket) -> None:
+        try:
+            head = await _first_line(conn)
+            if head:
+                code = room_in_request_line(head)
+                k = owner(code, len(self.workers)) if code else next(self.turn)
+                self.workers[k].hand_over(conn)
+        except (TimeoutError, OSError):
+            pass
+        finally:
+            conn.close()
+
+
+async def _accept_forever(listener: socket.socket, router: Router) -> None:
+    loop = asyncio.get_running_loop()
+
+    def on_child_exit() -> None:
+        # a second later, so a worker that cannot start does not spin
+        loop.call_later(1.0, lambda: [w.revive() for w in router.workers])
+
+    loop.add_signal_handler(signal.SIGCHLD, on_child_exit)
+    tasks: set[asyncio.Task[None]] = set()
+    while True:
+        conn, _ = await loop.sock_accept(listener)
+        conn.setblocking(False)
+        task = asyncio.create_task(router.route(conn))
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+
+
+def run_parent(host: str, port: int, n: int, worker_argv: list[str]) -> int:
+    """Listen, start the workers (``atelier serve`` with ``worker_argv``), route."""
+    listener = socket.create_server((host, port), backlog=2048)
+    listener.setblocking(False)
+    workers = [Worker(k, n, worker_argv) for k in range(n)]
+
+    def stop(*_: Any) -> None:
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    try:
+        asyncio.run(_accept_forever(listener, Router(workers)))
+    except SystemExit:
+        pass
+    finally:
+        listener.close()
+        for worker in workers:
+            worker.stop()
+        for worker in workers:
+            try:
+                worker.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                worker.proc.kill()
+    return 0
+
+
+# -- in a worker ---------------------------------------------------------------------
+
+
+def receive_connections(fd: int, protocol: Callable[[], asyncio.Protocol]) -> None:
+    """Serve every connection the parent hands over on ``fd`` with ``protocol``."""
+    loop = asyncio.get_running_loop()
+    channel = socket.socket(fileno=fd)
+    channel.setblocking(False)
+    adopting: set[asyncio.Task[None]] = set()
+
+    def on_readable() -> None:
+        while True:
+            try:
+                msg, fds, _, _ = socket.recv_fds(channel, 64, 64)
+            except BlockingIOError:
+                return
+            if not msg and not fds:  # the parent is gone
+                loop.remove_reader(fd)
+                os.kill(os.getpid(), signal.SIGTERM)
+                return
+            for conn_fd in fds:
+                conn = socket.socket(fileno=conn_fd)
+                conn.setblocking(False)
+                task = loop.create_task(_adopt(loop, conn, protocol))
+                adopting.add(task)
+                task.add_done_callback(adopting.discard)
+
+    loop.add_reader(fd, on_readable)
+
+
+class WorkerServer(uvicorn.Server):
+    """uvicorn without a listening socket of its own: connections come from the parent."""
+
+    def __init__(self, config: uvicorn.Config, fd: int) -> None:
+        super().__init__(config)
+        self.fd = fd
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=[])
+        if self.should_exit:
+            return
+        config, state, app_state = self.config, self.server_state, self.lifespan.state
+
+        def create_protocol() -> asyncio.Protocol:
+            made: asyncio.Protocol = config.http_protocol_class(  # type: ignore[call-arg]
+                config=config, server_state=state, app_state=app_state)
+            return made
+
+        receive_connections(self.fd, create_protocol)
+
+
+async def _adopt(loop: asyncio.AbstractEventLoop, conn: socket.socket,
+                 protocol: Callable[[], asyncio.Protocol]) -> None:
+    try:
+        await loop.connect_accepted_socket(protocol, conn)
+    except OSError:
+        conn.close()
+
+
+class OwnerOnly:
+    """ASGI middleware: a request about another worker's room is sent back to be
+    asked again on a new connection (which the parent routes to that worker)."""
+
+    def __init__(self, app: ASGIApp, mine: Callable[[str], bool], worker: int) -> None:
+        self.app = app
+        self.mine = mine
+        self.header = (b"x-atelier-worker", str(worker).encode())
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http":
+            line = f"{scope['method']} {scope['path']} ".encode("latin-1", "replace")
+            code = room_in_request_line(line)
+            if code is not None and not self.mine(code):
+                query = scope.get("query_string", b"").decode("latin-1")
+                target = scope["path"] + (f"?{query}" if query else "")
+                await send({"type": "http.response.start", "status": 307, "headers": [
+                    (b"location", target.encode("latin-1", "replace")),
+                    (b"connection", b"close"), (b"content-length", b"0")]})
+                await send({"type": "http.response.body", "body": b""})
+                return
+
+            async def send_marked(message: MutableMapping[str, Any]) -> None:
+                # which worker answered: for operators (and the tests)
+                if message["type"] == "http.response.start":
+                    message["headers"] = [*message.get("headers", []), self.header]
+                await send(message)
+
+            await self.app(scope, receive, send_marked)
+            return
+        await self.app(scope, receive, send)
+
