@@ -11,14 +11,20 @@ export function cardMark(view, label) {
   return view.edition === "first" ? SYMBOLS[label] || label : label;
 }
 
-// options: {spent: Set, mine: {label, number}, onWord(number, label), replace(label), canReplace}
+// The language of the words on the cards (the room's deck), for hyphenation
+// and screen readers; the interface may be in another.
+export function deckLang(screen) {
+  return screen.state?.room?.settings?.language || screen.state?.room?.language || undefined;
+}
+
+// options: {spent: Set, mine: {label, number}, onWord(number, label), replace(label), canReplace, lang}
 export function wordCards(view, options = {}) {
   const spent = options.spent || new Set();
   const mine = options.mine;
   const cards = view.cards || [];
   return h(
     "div",
-    { class: `word-cards n${cards.length}`, testid: "word-cards" },
+    { class: `word-cards n${cards.length}`, testid: "word-cards", lang: options.lang || view.language },
     cards.map((card) =>
       h(
         "section",
@@ -27,7 +33,6 @@ export function wordCards(view, options = {}) {
           "header",
           { class: "word-card-head" },
           h("span", { class: "card-mark", title: t("pm.card", { label: card.label }) }, cardMark(view, card.label)),
-          card.theme ? h("span", { class: "card-theme" }, card.theme) : null,
           options.replace
             ? h(
                 "button",

@@ -82,3 +82,29 @@ export function colourCss(name) {
 export function stars(n) {
   return n > 0 ? "★".repeat(Math.min(n, 6)) : "";
 }
+
+// A radio group of buttons (role=radio) that works like native radios: Tab
+// reaches the checked one, arrow keys move and select. Call after each
+// render of the group; the group's own click handler does the selecting.
+export function radioKeys(group) {
+  const radios = [...group.querySelectorAll("[role=radio]")];
+  const checked = radios.find((r) => r.getAttribute("aria-checked") === "true") || radios.find((r) => !r.disabled);
+  for (const r of radios) r.tabIndex = r === checked ? 0 : -1;
+  if (group.dataset.radioKeys) return;
+  group.dataset.radioKeys = "1";
+  group.addEventListener("keydown", (event) => {
+    const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[event.key];
+    if (!step) return;
+    const all = [...group.querySelectorAll("[role=radio]")];
+    const usable = all.filter((r) => !r.disabled);
+    const from = usable.indexOf(document.activeElement);
+    if (from < 0 || usable.length === 0) return;
+    event.preventDefault();
+    const next = usable[(from + step + usable.length) % usable.length];
+    const id = next.dataset.testid;
+    next.click();
+    // The click may have re-rendered the group: focus the new element.
+    const again = id ? document.querySelector(`[data-testid="${id}"]`) : next;
+    (again || next).focus();
+  });
+}

@@ -3,6 +3,9 @@
 
 import { colourCss, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { deckLang } from "./cards.js";
+import { againPanel } from "./again.js";
+import { replayButton } from "./replay_player.js";
 
 export function pngUrl(code, key, seat, size) {
   const query = size ? `?size=${size}` : "";
@@ -37,7 +40,7 @@ export function renderGallery(screen) {
   );
 
   const rounds = (view.history || []).map((round) => {
-    const key = `round-${round.round}`;
+    const key = `${screen.state.room.ink_prefix || ""}round-${round.round}`;
     return h(
       "section",
       { class: "gallery-round" },
@@ -55,9 +58,16 @@ export function renderGallery(screen) {
             h(
               "figcaption",
               {},
-              h("strong", { testid: "gallery-word" }, d.word),
+              h("strong", { testid: "gallery-word", lang: deckLang(screen) }, d.word),
               h("span", { class: "muted" }, name),
               h("a", { class: "btn small", href: pngUrl(code, key, d.seat), download: file, testid: "gallery-download" }, t("pm.download")),
+              replayButton(() => ({
+                code,
+                key,
+                seat: d.seat,
+                who: (s) => ({ name: screen.name(s), colour: screen.player(s)?.colour }),
+                title: t("pm.drawing_of", { word: d.word, name }),
+              })),
             ),
           );
         }),
@@ -69,6 +79,7 @@ export function renderGallery(screen) {
     "main",
     { class: "page pm-over", testid: "pm-over" },
     podium,
+    againPanel(screen.room),
     h("section", { class: "card gallery", testid: "gallery" }, h("h2", {}, t("pm.gallery")), rounds),
     h("div", { class: "actions" }, h("a", { class: "btn primary", href: "/" }, t("pm.new_game"))),
   );

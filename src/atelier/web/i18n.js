@@ -25,9 +25,7 @@ export async function setLanguage(code) {
   const next = LANGUAGES.includes(code) ? code : "en";
   const response = await fetch(`/api/strings/${next}`);
   if (!response.ok) throw new Error(`strings ${next}: ${response.status}`);
-  const data = await response.json();
-  // Accept either {key: text} or {lang: {key: text}}.
-  strings = data && typeof data[next] === "object" ? data[next] : data;
+  strings = await response.json(); // {key: text}, as docs/protocol.md says
   current = next;
   localStorage.setItem(STORE_KEY, next);
   document.documentElement.lang = next;
@@ -60,3 +58,24 @@ export function errorText(error) {
   return error.message || t("app.error_unknown");
 }
 
+
+// A player's name as shown: the server names computer players in English
+// ("Computer (easy)"); they are shown in the reader's language.
+export function playerName(player) {
+  if (!player) return "";
+  const level = player.computer ? /\((\w+)\)\s*$/.exec(player.name || "")?.[1] : null;
+  if (level && has(`pietui.level.${level}`) && has("piet.computer")) {
+    return t("piet.computer", { level: t(`pietui.level.${level}`) });
+  }
+  return player.name;
+}
+
+// The room's deck language (words, locations): may differ from the interface's.
+// Elements holding deck words carry it as their lang, so they hyphenate right.
+let deck = null;
+export function setDeckLanguage(code) {
+  deck = code || null;
+}
+export function deckLanguage() {
+  return deck || current;
+}

@@ -1,11 +1,13 @@
 // The room before the start: share, join with a name and a free colour,
 // the host's settings, removals, host hand-over and the start.
 
-import { colourCss, h, toast } from "./dom.js";
+import { colourCss, h, radioKeys, toast } from "./dom.js";
 import { deckPanel } from "./decks.js";
-import { t } from "./i18n.js";
+import { playerName, t } from "./i18n.js";
 import { rulesButton } from "./rules.js";
 import { settingsEditor } from "./settings.js";
+import { storedHostKey } from "./net.js";
+import { tvLink } from "./tv.js";
 
 export const COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"];
 const NAME_KEY = "atelier.name";
@@ -59,7 +61,7 @@ function playerRow(room, player, state) {
     "li",
     { class: `player ${player.connected ? "" : "away"}`, testid: "lobby-player", dataset: { name: player.name } },
     h("span", { class: "swatch", style: { background: colourCss(player.colour) } }),
-    h("span", { class: "player-name" }, player.name),
+    h("span", { class: "player-name" }, playerName(player)),
     isHost ? h("span", { class: "badge", testid: "host-badge" }, t("lobby.host")) : null,
     me ? h("span", { class: "badge you" }, t("lobby.you")) : null,
     player.connected ? null : h("span", { class: "badge muted" }, t("lobby.away")),
@@ -108,6 +110,7 @@ function joinForm(room, state) {
         }),
       ),
     );
+    radioKeys(swatches);
   }
   drawSwatches();
   const submit = h("button", { class: "btn primary big", type: "submit", testid: "join-submit", disabled: free.length === 0 }, t("lobby.join"));
@@ -121,7 +124,8 @@ function joinForm(room, state) {
         const name = nameInput.value.trim();
         if (!name) return;
         localStorage.setItem(NAME_KEY, name);
-        room.send({ t: "join", name, colour });
+        const hostKey = storedHostKey(room.code);
+        room.send(hostKey ? { t: "join", name, colour, host_key: hostKey } : { t: "join", name, colour });
       },
     },
     h("h2", {}, t("lobby.join_title")),
@@ -158,7 +162,7 @@ export function renderLobby(room) {
     "section",
     { class: "card" },
     h("h2", {}, t("lobby.settings")),
-    amHost ? null : h("p", { class: "hint" }, t("lobby.host_decides")),
+    amHost ? null : h("p", { class: "hint", testid: "host-decides" }, !amPlayer && storedHostKey(room.code) ? t("lobby.creator_sit") : t("lobby.host_decides")),
     settingsEditor(game, state.room.settings, {
       editable: amHost,
       onChange: (patch) => room.send({ t: "settings", settings: patch }),
@@ -180,6 +184,7 @@ export function renderLobby(room) {
       "main",
       { class: "page lobby", testid: "lobby" },
       shareBox(state.room.code),
+      tvLink(state.room.code),
       amPlayer ? null : joinForm(room, state),
       playersCard,
       startRow,

@@ -30,6 +30,21 @@ export function storeToken(code, token) {
   else localStorage.removeItem(tokenKey(code));
 }
 
+// The creator's host credential from POST /api/rooms: sent with the join, so
+// the creator is host even if a friend sat down first.
+export function hostKeyKey(code) {
+  return `atelier.hostkey.${code.toUpperCase()}`;
+}
+
+export function storedHostKey(code) {
+  return localStorage.getItem(hostKeyKey(code));
+}
+
+export function storeHostKey(code, key) {
+  if (key) localStorage.setItem(hostKeyKey(code), key);
+  else localStorage.removeItem(hostKeyKey(code));
+}
+
 export class RoomConnection {
   // handlers: {message(msg), ink(seat, bytes), status(state), closed(code)}
   constructor(code, language, handlers) {
@@ -42,6 +57,7 @@ export class RoomConnection {
     this.retry = 0;
     this.stopped = false;
     this.lastSeq = -1;
+    this.seatedAs = null;
     this.pingTimer = null;
   }
 
@@ -58,7 +74,7 @@ export class RoomConnection {
         JSON.stringify({
           t: "hello",
           v: PROTOCOL_VERSION,
-          token: storedToken(this.code),
+          token: this.spectator ? null : storedToken(this.code),
           lang: this.language,
         }),
       );
@@ -102,6 +118,11 @@ export class RoomConnection {
     if (msg.t === "state") {
       if (typeof msg.seq === "number" && msg.seq < this.lastSeq) return;
       if (typeof msg.seq === "number") this.lastSeq = msg.seq;
+      // this connection's player left the room: the stored token seats no one now
+      // (a connection that never sat, a spectator tab, leaves the token alone)
+      const player = msg.you ? msg.you.player : null;
+      if (player === null && this.seatedAs) storeToken(this.code, null);
+      this.seatedAs = player;
     }
     if ((msg.t === "ack" || msg.t === "error") && msg.id !== undefined) {
       const waiter = this.pending.get(msg.id);

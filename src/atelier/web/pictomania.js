@@ -75,7 +75,7 @@ export class PictomaniaScreen {
     const view = state.game;
     this.board.setKey(state.drawing_key);
     this.board.setOwn(this.seat, state.may_draw, state.ink_tools || []);
-    const mode = view.phase === "drawing" || view.phase === "display" ? view.phase : view.phase;
+    const mode = view.phase;
     const signature = `${mode}|${view.round}|${lang()}|${this.seat}`;
     if (signature !== this.built || !this.mounted()) {
       this.build(mode);
@@ -86,15 +86,14 @@ export class PictomaniaScreen {
 
   topline() {
     const view = this.view;
-    const timer = h("span", { class: "timer", testid: "timer", hidden: true });
+    const timer = h("span", { class: "timer", testid: "timer", hidden: true, role: "timer", "aria-label": t("app.time_left") });
     this.parts.timer = timer;
-    return h(
-      "span",
-      { class: "room-title" },
-      h("span", { testid: "round-label" }, t("pm.round_of", { n: view.round, total: view.rounds })),
+    // The timer sits beside the title, never inside it: the title may wrap, the timer may not.
+    return [
+      h("span", { class: "room-title" }, h("span", { testid: "round-label" }, t("pm.round_of", { n: view.round, total: view.rounds }))),
       timer,
       this.room.connectionBadge(),
-    );
+    ];
   }
 
   build(mode) {
@@ -222,12 +221,12 @@ export class PictomaniaScreen {
     const parts = this.parts;
     parts.secret = h("section", { class: "pm-secret", testid: "secret" });
     parts.others = h("section", { class: "pm-others", testid: "drawings" });
-    parts.cards = h("section", { class: "pm-cards", testid: "cards-panel" });
+    parts.cards = h("section", { class: "pm-cards", testid: "cards-panel", tabindex: 0, role: "region", "aria-label": t("pm.cards_label") });
     parts.bar = h("section", { class: "pm-bar", testid: "action-bar" });
     const stage = h("div", { class: "pm-stage" });
     if (this.seat !== null) {
       parts.mine = h("section", { class: "pm-mine", testid: "my-drawing", style: { "--mine": colourCss(this.player(this.seat)?.colour) } });
-      parts.canvasBox = h("div", { class: "ink-box", testid: "my-canvas" });
+      parts.canvasBox = h("div", { class: "ink-box", testid: "my-canvas", role: "img", "aria-label": t("ink.your_drawing") });
       parts.canvasHost = h("div", { class: "canvas-frame mine" }, parts.canvasBox);
       parts.tools = h("div", { class: "tools", testid: "tools" });
       parts.lock = h("div", { class: "canvas-lock", testid: "canvas-locked", hidden: true });
@@ -242,7 +241,7 @@ export class PictomaniaScreen {
     parts.tiles = new Map();
     for (const p of this.view.players) {
       if (p.seat === this.seat) continue;
-      const host = h("div", { class: "canvas-frame" });
+      const host = h("div", { class: "canvas-frame", role: "img", "aria-label": t("ink.drawing_by", { name: this.name(p.seat) }) });
       const meta = h("div", { class: "tile-meta" });
       const stack = h("div", { class: "stack-backs", testid: "stack" });
       const tile = h(
@@ -287,7 +286,7 @@ export class PictomaniaScreen {
           "span",
           { class: "secret-word", testid: "secret-word" },
           h("span", { class: "secret-code" }, `${cardMark(view, me.letter)}${me.letter ? " " : ""}${me.number}`),
-          h("span", { class: "secret-text", dataset: { number: String(me.number), letter: me.letter ?? "" } }, me.word),
+          h("span", { class: "secret-text", lang: view.language, dataset: { number: String(me.number), letter: me.letter ?? "" } }, me.word),
         ),
       );
     } else {
@@ -315,7 +314,8 @@ export class PictomaniaScreen {
         h("span", { class: "tile-name" }, this.name(seat)),
         guess ? h("span", { class: "my-guess", testid: "my-guess" }, `→ ${guess.number}`) : null,
         p.black_token ? h("span", { class: "black-token small" }, stars(p.black_token)) : null,
-        p.finished && !p.black_token ? h("span", { class: "done-mark" }, "✓") : null,
+        p.finished && !p.black_token && !p.removed ? h("span", { class: "done-mark" }, "✓") : null,
+        p.removed ? h("span", { class: "badge out-badge" }, t("party.removed")) : null,
       );
       replace(
         stack,
@@ -336,8 +336,10 @@ export class PictomaniaScreen {
     if (me) {
       bar.push(guessChips(spent, me.number));
       if (!me.finished) {
-        const values = [...(view.black_tokens_left || [])].sort((a, b) => b - a);
-        const distinct = [...new Set(values)];
+        // The 1st edition's token is always the highest left; an empty
+        // 1st-edition canvas takes none (me.may_take_token is false).
+        const values = me.may_take_token ? [...(view.black_tokens_left || [])].sort((a, b) => b - a) : [];
+        const distinct = view.edition === "first" ? values.slice(0, 1) : [...new Set(values)];
         const tokens = distinct.map((v, i) =>
           h(
             "button",
@@ -349,7 +351,7 @@ export class PictomaniaScreen {
               onclick: () => this.act({ type: "black", value: v }),
             },
             h("span", { class: "black-token" }, stars(v)),
-            values.filter((x) => x === v).length > 1 ? h("small", {}, `×${values.filter((x) => x === v).length}`) : null,
+            view.edition !== "first" && values.filter((x) => x === v).length > 1 ? h("small", {}, `×${values.filter((x) => x === v).length}`) : null,
           ),
         );
         bar.push(
@@ -358,6 +360,9 @@ export class PictomaniaScreen {
             { class: "finish" },
             tokens.length ? h("span", { class: "label" }, t("pm.take")) : null,
             tokens,
+            !me.may_take_token && view.edition === "first" && (view.black_tokens_left || []).length
+              ? h("span", { class: "label", testid: "nothing-drawn" }, t("pm.nothing_drawn"))
+              : null,
             h("button", { class: "btn", type: "button", testid: "done", title: t("pm.done_title"), onclick: () => this.act({ type: "done" }) }, t("pm.done")),
           ),
         );
@@ -425,13 +430,14 @@ export class PictomaniaScreen {
     const seat = this.focus;
     const me = view.me || null;
     const guess = this.myGuessOn(seat);
-    const canGuess = Boolean(me) && !me.finished && !guess && seat !== this.seat;
+    // A seat removed before this round has no drawing to guess.
+    const canGuess = Boolean(me) && !me.finished && !guess && seat !== this.seat && !view.players[seat]?.out;
     if (rebuild || !this.parts.focusCanvas) {
       this.board.releaseViewer(this.parts.focusCanvas);
-      this.parts.focusCanvas = h("div", { class: "ink-box", testid: "focus-canvas" });
+      this.parts.focusCanvas = h("div", { class: "ink-box", testid: "focus-canvas", role: "img", "aria-label": t("ink.drawing_by", { name: this.name(seat) }) });
       this.board.mountViewer(seat, this.parts.focusCanvas);
       this.parts.focusInfo = h("div", { class: "focus-info" });
-      this.parts.focusCards = h("div", { class: "focus-cards" });
+      this.parts.focusCards = h("div", { class: "focus-cards", tabindex: 0, role: "region", "aria-label": t("pm.cards_label") });
       replace(
         layer,
         h(
@@ -452,8 +458,12 @@ export class PictomaniaScreen {
       );
       layer.hidden = false;
     }
+    // 2nd edition: the first guess freezes your own drawing; say so before it (once a game).
+    const freezeKey = `atelier.freeze-told.${this.room.code}`;
+    const warnFreeze = canGuess && view.edition !== "first" && !(me.guesses || []).length && !localStorage.getItem(freezeKey);
     replace(
       this.parts.focusInfo,
+      warnFreeze ? h("p", { class: "notice", testid: "freeze-notice", role: "note" }, t("pm.freeze_notice")) : null,
       guess
         ? h("p", { class: "hint", testid: "focus-guessed" }, t("pm.you_guessed", { n: guess.number }))
         : canGuess
@@ -469,6 +479,7 @@ export class PictomaniaScreen {
         mine: me ? { label: me.letter, number: me.number } : null,
         onWord: canGuess
           ? (number) => {
+              if (warnFreeze) localStorage.setItem(freezeKey, "1");
               this.closeFocus();
               this.act({ type: "guess", target: seat, number });
             }

@@ -3,9 +3,12 @@
 // black sheep, each player's breakdown and the running totals; void drawing
 // controls and the confirmation that leads to the next round.
 
-import { cardMark } from "./cards.js";
+import { cardMark, deckLang } from "./cards.js";
 import { colourCss, h, replace, stars } from "./dom.js";
 import { t } from "./i18n.js";
+import { scrollBehavior } from "./motion.js";
+import { replayButton } from "./replay_player.js";
+import { revealStep } from "./tv.js";
 
 const STEP_MS = 900;
 
@@ -63,7 +66,7 @@ export class Reveal {
     screen.room.shell(screen.topline(), main);
     this.buildStacks();
     if (this.shown < this.total) {
-      this.timer = setInterval(() => this.advance(), STEP_MS);
+      this.timer = setInterval(() => this.advance(), revealStep(this.screen.room, STEP_MS));
     }
     return main;
   }
@@ -97,7 +100,7 @@ export class Reveal {
   buildStacks() {
     this.parts.stackEls = new Map();
     for (const d of this.result.drawings) {
-      const frame = h("div", { class: "canvas-frame thumb" });
+      const frame = h("div", { class: "canvas-frame thumb", role: "img", "aria-label": t("ink.drawing_by", { name: this.screen.name(d.seat) }) });
       this.screen.board.mountViewer(d.seat, frame);
       this.viewers.push(frame);
       const word = h("div", { class: "stack-word" });
@@ -112,12 +115,25 @@ export class Reveal {
           h("div", { class: "stack-drawer" }, h("span", { class: "swatch small", style: { background: colourCss(this.screen.player(d.seat)?.colour) } }), h("strong", {}, this.screen.name(d.seat))),
           word,
           list,
+          this.replayButton(d.seat),
         ),
       );
       this.parts.stackEls.set(d.seat, { el, word, list });
       this.parts.stacks.append(el);
     }
     this.paintStacks();
+  }
+
+  // Replays this round's drawing of ``seat``, its guesses on the timeline.
+  replayButton(seat) {
+    const screen = this.screen;
+    return replayButton(() => ({
+      code: screen.room.code,
+      key: `${screen.state.room.ink_prefix || ""}round-${this.result.round}`,
+      seat,
+      who: (s) => ({ name: screen.name(s), colour: screen.player(s)?.colour }),
+      title: t("replay.title", { name: screen.name(seat) }),
+    }));
   }
 
   wordFor(drawing, number) {
@@ -150,7 +166,7 @@ export class Reveal {
       replace(
         word,
         h("span", { class: "secret-code" }, `${cardMark(view, d.letter)}${d.letter ? " " : ""}${d.number}`),
-        h("span", { class: "stack-word-text", testid: "stack-word" }, d.word),
+        h("span", { class: "stack-word-text", testid: "stack-word", lang: deckLang(this.screen) }, d.word),
         d.void ? h("span", { class: "badge void-badge" }, t("pm.void")) : null,
       );
       const visible = shownSteps.filter((s) => s.seat === d.seat && s.guess >= 0).length;
@@ -164,13 +180,13 @@ export class Reveal {
             { class: `guess ${verdict}`, testid: "revealed-guess", dataset: { verdict } },
             h("span", { class: "swatch small", style: { background: colourCss(this.screen.player(g.by)?.colour) } }),
             h("span", { class: "guess-name" }, this.screen.name(g.by)),
-            h("span", { class: "guess-word" }, `${g.number} · ${this.wordFor(d, g.number)}`),
+            h("span", { class: "guess-word", lang: deckLang(this.screen) }, `${g.number} · ${this.wordFor(d, g.number)}`),
             h("span", { class: "verdict" }, verdict === "right" ? "✓" : verdict === "wrong" ? "✗" : "↩"),
             won ? h("span", { class: "token-won" }, stars(won)) : null,
           );
         }),
       );
-      if (current && current.seat === d.seat) el.scrollIntoView({ block: "nearest", behavior: "smooth" });
+      if (current && current.seat === d.seat) el.scrollIntoView({ block: "nearest", behavior: scrollBehavior() });
     }
     this.parts.skip.hidden = this.done;
   }
@@ -221,7 +237,7 @@ export class Reveal {
       ),
       h(
         "div",
-        { class: "table-wrap" },
+        { class: "table-wrap", role: "region", "aria-label": t("pm.scoring_title", { n: view.round }) },
         h(
           "table",
           { class: "scores", testid: "score-table" },
@@ -269,17 +285,20 @@ export class Reveal {
               d.void ? h("span", { class: "badge void-badge" }, t("pm.void")) : null,
               d.void_votes.length ? h("small", { class: "muted" }, t("pm.void_votes", { n: d.void_votes.length })) : null,
               h("span", { class: "spacer" }),
-              h(
-                "button",
-                {
-                  class: `btn small ${mark ? "selected" : ""}`,
-                  type: "button",
-                  testid: `void-${d.seat}`,
-                  "aria-pressed": String(mark),
-                  onclick: () => screen.act({ type: "void", target: d.seat, void: !mark }),
-                },
-                own ? (mark ? t("pm.void_withdraw") : t("pm.void_admit")) : mark ? t("pm.void_unvote") : t("pm.void_vote"),
-              ),
+              // 1st edition: nothing drawn is void without a vote.
+              d.blank
+                ? h("small", { class: "muted", testid: `blank-${d.seat}` }, t("pm.blank"))
+                : h(
+                    "button",
+                    {
+                      class: `btn small ${mark ? "selected" : ""}`,
+                      type: "button",
+                      testid: `void-${d.seat}`,
+                      "aria-pressed": String(mark),
+                      onclick: () => screen.act({ type: "void", target: d.seat, void: !mark }),
+                    },
+                    own ? (mark ? t("pm.void_withdraw") : t("pm.void_admit")) : mark ? t("pm.void_unvote") : t("pm.void_vote"),
+                  ),
             );
           }),
         ),

@@ -1,30 +1,38 @@
 // One room: the connection, the latest state, and which screen shows it.
 
 import { h, toast } from "./dom.js";
-import { errorText, lang, t } from "./i18n.js";
+import { errorText, lang, setDeckLanguage, t } from "./i18n.js";
 import { renderLobby } from "./lobby.js";
 import { RoomConnection, storeToken } from "./net.js";
 import { PictomaniaScreen } from "./pictomania.js";
 import { PietScreen } from "./piet/screen.js";
 import { IncognitoScreen } from "./incognito/screen.js";
 import { syncClock } from "./clock.js";
+import { PresenceBar } from "./absent.js";
+import { renderTvLobby } from "./tv.js";
+import { CueWatcher } from "./cues.js";
+import { setRole } from "./sound.js";
 
 const SCREENS = { pictomania: PictomaniaScreen, piet: PietScreen, incognito: IncognitoScreen };
 
 export class Room {
-  constructor(code, { shell }) {
+  constructor(code, { shell, tv = false }) {
     this.code = code;
+    this.tv = tv; // the table view: always a spectator
     this.shell = shell;
     this.state = null;
     this.screen = null;
     this.status = "connecting";
     this.fatal = null;
+    this.presence = new PresenceBar(this);
     this.conn = new RoomConnection(code, lang(), {
       message: (msg) => this.onMessage(msg),
       ink: (seat, bytes) => this.screen?.onInk?.(seat, bytes),
       status: (status) => this.onStatus(status),
       closed: (code) => this.onClosed(code),
     });
+    this.conn.spectator = tv;
+    this.cues = new CueWatcher();
   }
 
   start() {
@@ -36,6 +44,7 @@ export class Room {
   close() {
     this.screen?.destroy?.();
     this.screen = null;
+    this.cues.stop();
     this.conn.close();
   }
 
@@ -68,7 +77,10 @@ export class Room {
   onMessage(msg) {
     switch (msg.t) {
       case "state":
+        setRole(Boolean(msg.you?.player));
+        this.cues.onState(msg);
         this.state = msg;
+        setDeckLanguage(msg.room?.settings?.language || msg.room?.language);
         this.render();
         break;
       case "error":
@@ -117,7 +129,8 @@ export class Room {
     const phase = state.room.phase;
     if (phase === "lobby") {
       this.dropScreen();
-      renderLobby(this);
+      if (this.tv) renderTvLobby(this);
+      else renderLobby(this);
       return;
     }
     const Screen = SCREENS[state.room.game];
@@ -131,6 +144,7 @@ export class Room {
       this.screen = new Screen(this);
     }
     this.screen.update(state);
+    this.presence.update(state);
   }
 
   dropScreen() {

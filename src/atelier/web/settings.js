@@ -130,13 +130,18 @@ function control(game, field, value, hint, change) {
       const on = value !== null && value !== undefined;
       const number = numberInput(`${id}-value`, on ? value : hint.default, hint, onChange);
       number.disabled = !on;
+      number.setAttribute("aria-label", `${label(game, field)} (${t("settings.seconds")})`);
       const toggle = h("input", {
         type: "checkbox",
         class: "toggle",
         id,
         testid: id,
         checked: on,
-        onchange: (e) => onChange(e.target.checked ? Number(number.value) : null),
+        onchange: (e) => {
+          // Enabled at once: the start page does not re-render after a change.
+          number.disabled = !e.target.checked;
+          onChange(e.target.checked ? Number(number.value) : null);
+        },
       });
       return h("span", { class: "inline" }, toggle, number, h("span", { class: "unit" }, t("settings.seconds")));
     }
@@ -195,8 +200,17 @@ function numberInput(id, value, hint, onValue) {
   });
 }
 
+// The start page keeps every keystroke (no change event may come before "create").
+function liveNumber(input, onValue) {
+  input.addEventListener("input", (e) => {
+    if (e.target.value !== "" && e.target.checkValidity()) onValue(Number(e.target.value));
+  });
+  return input;
+}
+
 function display(game, field, value, hint) {
-  if (hint.type === "count") return String((value || []).length);
+  // a secret list arrives as its count (Incognito's own words), a public one as a list
+  if (hint.type === "count") return String(typeof value === "number" ? value : (value || []).length);
   if (value === null || value === undefined) {
     return hint.type === "numbers" ? t("settings.default") : t("settings.off");
   }
@@ -237,14 +251,24 @@ export function startChoices(game, choices) {
   const rows = (START_FIELDS[game] || []).map((field) => {
     const value = defaults[field];
     const hint = hintFor(game, field, value);
+    const onPatch = (patch) => {
+      Object.assign(choices, patch);
+      showWhenRelevant();
+    };
+    const body = control(game, field, value, hint, onPatch);
+    if (hint.type === "optional") {
+      const number = body.querySelector("input[type=number]");
+      liveNumber(number, (v) => {
+        if (!number.disabled) onPatch(hint.patch ? hint.patch(v) : { [field]: v });
+      });
+    }
+    // A div, not a label: a label around a checkbox and a number would make
+    // every tap on the number toggle the checkbox.
     const row = h(
-      "label",
+      "div",
       { class: "field" },
-      h("span", { class: "label" }, label(game, field)),
-      control(game, field, value, hint, (patch) => {
-        Object.assign(choices, patch);
-        showWhenRelevant();
-      }),
+      h("label", { class: "label", for: `setting-${field}` }, label(game, field)),
+      body,
     );
     return { row, hint };
   });

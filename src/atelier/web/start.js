@@ -1,9 +1,10 @@
 // The start page: create a room, or join one by its short code.
 
-import { h, toast } from "./dom.js";
+import { h, radioKeys, toast } from "./dom.js";
 import { errorText, lang, LANGUAGES, t } from "./i18n.js";
 import { rulesButton } from "./rules.js";
 import { startChoices } from "./settings.js";
+import { storeHostKey } from "./net.js";
 
 // Games with a browser screen; the others appear here as their screens land.
 export const BROWSER_GAMES = ["pictomania", "incognito", "piet"];
@@ -12,7 +13,7 @@ const CODE_CHARS = /[^23456789ABCDEFGHJKMNPQRSTUVWXYZ]/g;
 export function renderStart({ shell, go }) {
   let game = BROWSER_GAMES[0];
   let choices = {};
-  const gameList = h("div", { class: "choice-row", role: "radiogroup" });
+  const gameList = h("div", { class: "choice-row", role: "radiogroup", "aria-label": t("start.game") });
   const choiceBox = h("div", { class: "start-choices" });
 
   function drawGames() {
@@ -36,6 +37,7 @@ export function renderStart({ shell, go }) {
         ),
       ),
     );
+    radioKeys(gameList);
     choices = {};
     choiceBox.replaceChildren(...startChoices(game, choices));
   }
@@ -63,6 +65,7 @@ export function renderStart({ shell, go }) {
       });
       const data = await response.json().catch(() => ({}));
       if (!response.ok) throw data;
+      storeHostKey(data.code, data.host_key);
       go(`/r/${data.code}`);
     } catch (error) {
       toast(errorText(error));

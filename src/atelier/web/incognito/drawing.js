@@ -3,7 +3,7 @@
 // countdown locks it). Others' drawings stay hidden until the vote.
 
 import { h, replace } from "../dom.js";
-import { t } from "../i18n.js";
+import { deckLanguage, t } from "../i18n.js";
 import { rulesButton } from "../rules.js";
 import { toolButtons } from "./parts.js";
 
@@ -22,7 +22,7 @@ export class DrawingPhase {
     parts.table = h("section", { class: "ig-table", testid: "ig-table" });
     parts.bar = h("section", { class: "ig-bar", testid: "ig-bar" });
     if (screen.seat !== null) {
-      parts.canvasHost = h("div", { class: "canvas-frame mine", testid: "ig-canvas" });
+      parts.canvasHost = h("div", { class: "canvas-frame mine", testid: "ig-canvas", role: "img", "aria-label": t("ink.your_drawing") });
       parts.lock = h("div", { class: "canvas-lock", testid: "canvas-locked", hidden: true });
       parts.tools = h("div", { class: "tools", testid: "tools" });
       parts.mine = h("section", { class: "ig-mine" }, parts.canvasHost, parts.lock, parts.tools);
@@ -51,13 +51,13 @@ export class DrawingPhase {
           "div",
           { class: "ig-card ig-location", testid: "ig-location" },
           h("span", { class: "ig-card-label" }, t("ig.your_location")),
-          h("strong", { class: "ig-card-text", testid: "ig-location-text" }, me.location),
+          h("strong", { class: "ig-card-text", testid: "ig-location-text", lang: deckLanguage() }, me.location),
         ),
         h(
           "div",
           { class: "ig-card ig-secret", testid: "ig-secret" },
           h("span", { class: "ig-card-label" }, t("ig.your_word")),
-          h("strong", { class: "ig-card-text", testid: "ig-secret-word" }, view.word),
+          h("strong", { class: "ig-card-text", testid: "ig-secret-word", lang: deckLanguage() }, view.word),
           h("span", { class: "ig-card-note" }, t("ig.only_you")),
         ),
       );
@@ -86,7 +86,7 @@ export class DrawingPhase {
             },
             screen.swatch(p.seat),
             h("span", { class: "ig-player-name" }, screen.name(p.seat)),
-            h("span", { class: "ig-player-location" }, p.location),
+            h("span", { class: "ig-player-location", lang: deckLanguage() }, p.location),
             h("span", { class: "ig-player-state" }, p.done_drawing ? `✓ ${t("ig.finished")}` : `✎ ${t("ig.drawing")}`),
           ),
         ),

@@ -3,8 +3,11 @@
 // drawing with its hidden word, location and author (each as PNG).
 
 import { h, replace } from "../dom.js";
-import { t } from "../i18n.js";
+import { deckLanguage, t } from "../i18n.js";
 import { pngUrl } from "../gallery.js";
+import { againPanel } from "../again.js";
+import { replayButton } from "../replay_player.js";
+import { scrollBehavior } from "../motion.js";
 import { RevealCards, roundTable } from "./reveal.js";
 
 export class FinalResults {
@@ -53,9 +56,9 @@ export class FinalResults {
       this.parts.lastTable.hidden = false;
       replace(this.parts.lastTable, h("h3", {}, t("ig.scores_title")), roundTable(screen, last, view.totals));
     }
-    replace(results, this.podium(), this.roundsTable(), this.gallery(), h("div", { class: "actions" }, h("a", { class: "btn primary", href: "/" }, t("ig.new_game"))));
+    replace(results, this.podium(), againPanel(screen.room), this.roundsTable(), this.gallery(), h("div", { class: "actions" }, h("a", { class: "btn primary", href: "/" }, t("ig.new_game"))));
     results.hidden = false;
-    results.scrollIntoView?.({ block: "start", behavior: "smooth" });
+    results.scrollIntoView?.({ block: "start", behavior: scrollBehavior() });
   }
 
   podium() {
@@ -130,7 +133,7 @@ export class FinalResults {
       { class: "card gallery", testid: "ig-gallery" },
       h("h2", {}, t("ig.gallery")),
       this.history.map((round) => {
-        const key = `round-${round.round}`;
+        const key = `${screen.state.room.ink_prefix || ""}round-${round.round}`;
         return h(
           "section",
           { class: "gallery-round" },
@@ -156,10 +159,17 @@ export class FinalResults {
                 h(
                   "figcaption",
                   {},
-                  h("strong", { testid: "ig-gallery-word" }, d.word),
+                  h("strong", { testid: "ig-gallery-word", lang: deckLanguage() }, d.word),
                   h("span", { class: "ig-gallery-location" }, d.location),
                   h("span", { class: "muted" }, name),
                   h("a", { class: "btn small", href: pngUrl(code, key, d.author), download: file, testid: "ig-gallery-download" }, t("ig.download")),
+                  replayButton(() => ({
+                    code,
+                    key,
+                    seat: d.author,
+                    who: (s) => ({ name: screen.name(s), colour: screen.colour(s) }),
+                    title: t("ig.drawing_alt", { word: d.word, location: d.location, name }),
+                  })),
                 ),
               );
             }),

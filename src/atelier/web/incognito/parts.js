@@ -2,7 +2,7 @@
 // vote cards.
 
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { deckLanguage, t } from "../i18n.js";
 import { toolButtons as sharedToolButtons } from "../tools.js";
 
 export const TILES = [1, 2, 3, 4, 5, 6];
@@ -25,7 +25,7 @@ export function wordTiles(tiles, options = {}) {
       const mine = options.mine === n;
       const body = [
         h("span", { class: "ig-tile-num" }, String(n)),
-        h("span", { class: "ig-tile-word" }, word),
+        h("span", { class: "ig-tile-word", lang: deckLanguage() }, word),
         mine ? h("span", { class: "ig-tile-mine" }, t("ig.tile_yours")) : null,
         options.marks?.[n] ? h("span", { class: "ig-tile-mark" }, options.marks[n]) : null,
       ];

@@ -4,7 +4,9 @@
 // confirmation that leads to the next round.
 
 import { h, replace } from "../dom.js";
-import { t } from "../i18n.js";
+import { deckLanguage, t } from "../i18n.js";
+import { revealStep } from "../tv.js";
+import { replayButton } from "../replay_player.js";
 
 const STEP_MS = 1100;
 
@@ -38,7 +40,7 @@ export class RevealCards {
     this.parts.list = h("section", { class: "ig-reveal-list", testid: "ig-reveal" });
     this.parts.els = new Map();
     for (const d of this.result.drawings) {
-      const frame = h("div", { class: "canvas-frame thumb" });
+      const frame = h("div", { class: "canvas-frame thumb", role: "img", "aria-label": t("ink.drawing_by", { name: this.screen.name(d.author) }) });
       const body = h("div", { class: "ig-reveal-body" });
       const el = h(
         "article",
@@ -56,7 +58,7 @@ export class RevealCards {
   mounted() {
     for (const [seat, frame] of this.frames) this.screen.ink.mountViewer(seat, frame);
     this.paint();
-    if (!this.done) this.timer = setInterval(() => this.advance(), STEP_MS);
+    if (!this.done) this.timer = setInterval(() => this.advance(), revealStep(this.screen.room, STEP_MS));
     else this.onDone?.();
   }
 
@@ -118,7 +120,7 @@ export class RevealCards {
           "div",
           { class: "ig-reveal-word" },
           h("span", { class: "ig-tile-num" }, String(d.tile)),
-          h("span", { class: "ig-reveal-word-text", testid: "ig-reveal-word" }, d.word),
+          h("span", { class: "ig-reveal-word-text", testid: "ig-reveal-word", lang: deckLanguage() }, d.word),
         ),
         h(
           "ul",
@@ -129,13 +131,20 @@ export class RevealCards {
               { class: `ig-vote ${v.found ? "right" : "wrong"}`, testid: "ig-vote", dataset: { voter: String(v.voter), found: String(v.found) } },
               screen.swatch(v.voter),
               h("span", { class: "ig-vote-name" }, screen.name(v.voter)),
-              h("span", { class: "ig-vote-tile" }, `${v.tile} · ${tiles[v.tile - 1] ?? ""}`),
+              h("span", { class: "ig-vote-tile", lang: deckLanguage() }, `${v.tile} · ${tiles[v.tile - 1] ?? ""}`),
               v.random ? h("span", { class: "badge muted", title: t("ig.random_hint") }, t("ig.random")) : null,
               h("span", { class: "verdict" }, v.found ? "✓ +1" : "✗"),
             ),
           ),
         ),
         h("p", { class: `ig-bonus ${d.author_points > 0 ? "won" : ""}`, testid: "ig-bonus" }, bonus),
+        replayButton(() => ({
+          code: screen.room.code,
+          key: `${screen.state.room.ink_prefix || ""}round-${screen.view.round}`,
+          seat: d.author,
+          who: (s) => ({ name: screen.name(s), colour: screen.colour(s) }),
+          title: t("replay.title", { name: screen.name(d.author) }),
+        })),
       );
     });
     this.parts.skip.hidden = this.done;

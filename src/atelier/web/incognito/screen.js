@@ -127,18 +127,17 @@ export class IncognitoScreen {
 
   topline() {
     const view = this.view;
-    this.timerEl = h("span", { class: "timer", testid: "ig-timer", hidden: true });
+    this.timerEl = h("span", { class: "timer", testid: "ig-timer", hidden: true, role: "timer", "aria-label": t("app.time_left") });
     const title =
       view.phase === "over"
         ? t("ig.game_over")
         : t("ig.round_of", { n: view.round, total: view.rounds });
-    return h(
-      "span",
-      { class: "room-title" },
-      h("span", { testid: "round-label" }, title),
+    // The timer sits beside the title, never inside it: the title may wrap, the timer may not.
+    return [
+      h("span", { class: "room-title" }, h("span", { testid: "round-label" }, title)),
       this.timerEl,
       this.room.connectionBadge(),
-    );
+    ];
   }
 
   // When the current phase's clock runs out (null: no clock running).

@@ -3,7 +3,7 @@
 // on one drawing only; the backs of placed cards are public, their numbers not.
 
 import { h, replace } from "../dom.js";
-import { t } from "../i18n.js";
+import { deckLanguage, t } from "../i18n.js";
 import { rulesButton } from "../rules.js";
 import { voteCards, wordTiles } from "./parts.js";
 
@@ -26,7 +26,7 @@ export class VotingPhase {
     parts.bar = h("section", { class: "ig-bar", testid: "ig-bar" });
     parts.frames = new Map();
     for (const p of screen.view.players) {
-      const frame = h("div", { class: "canvas-frame" });
+      const frame = h("div", { class: "canvas-frame", role: "img", "aria-label": t("ink.drawing_by", { name: screen.name(p.seat) }) });
       const meta = h("div", { class: "ig-drawing-meta" });
       const backs = h("div", { class: "stack-backs", testid: "ig-backs" });
       const el = h(
@@ -112,7 +112,7 @@ export class VotingPhase {
         meta,
         screen.swatch(seat),
         h("span", { class: "ig-drawing-name" }, own ? t("ig.your_drawing") : screen.name(seat)),
-        h("span", { class: "ig-drawing-location" }, p.location),
+        h("span", { class: "ig-drawing-location", lang: deckLanguage() }, p.location),
         mine !== undefined ? h("span", { class: "ig-my-vote", testid: "ig-my-vote" }, `→ ${mine}`) : null,
         own && view.word_tile ? h("span", { class: "ig-my-vote own" }, `${view.word_tile} · ${view.word}`) : null,
       );

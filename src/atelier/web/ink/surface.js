@@ -10,7 +10,7 @@ import { CANVAS_SIZE, MARGIN, MAX_PRESSURE, MAX_STROKES_PER_DRAWING, decodeBatch
 import { Drawing } from "./drawing.js";
 import { Recorder } from "./recorder.js";
 import { timeline } from "./replay.js";
-import { paint } from "./stroke.js";
+import { paint, pieceCount } from "./stroke.js";
 
 const PALM_MS = 1500; // touches this soon after a pen's are taken for the palm
 const SNAP_KEEP = 16; // strokes kept out of the undo snapshot (instant undo)
@@ -413,11 +413,15 @@ export class InkSurface {
         this._partial = paint(ctx, s, this._partial, colour);
         if (!s.ended) break;
       } else if (!s.ended) {
-        if (this._liveStroke !== s) {
+        // The live stroke is drawn again whole on its own layer each frame:
+        // painted piece by piece, the anti-aliased edges where two paints meet
+        // were covered twice, a faint seam or blob at every batch along a line.
+        // Whole, it looks exactly as it will once committed (one paint call).
+        if (this._liveStroke !== s || this._livePieces !== pieceCount(s)) {
           this._clearLive();
           this._liveStroke = s;
+          this._livePieces = paint(this.liveCtx, s, 0, colour);
         }
-        this._livePieces = paint(this.liveCtx, s, this._livePieces, colour);
         break;
       } else {
         paint(ctx, s, 0, colour);

@@ -26,7 +26,8 @@ export class Grid {
     this.el = h("div", {
       class: `piet-grid piet-${kind}`,
       testid,
-      role: "grid",
+      // A group of buttons (not role=grid: a grid needs rows and gridcells).
+      role: "group",
       "aria-label": label,
       style: { "--n": String(width) },
     });

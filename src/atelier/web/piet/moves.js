@@ -1,4 +1,4 @@
-// Piet geometry and move spelling (RULINGS.md), no DOM: what the screen
+// Piet geometry and move spelling (docs/piet.md, Rulings and Records), no DOM: what the screen
 // needs to compose a move, preview it and check it against the server's list
 // of legal moves. The server stays the judge; this only keeps the UI honest.
 
@@ -110,7 +110,7 @@ export function fillsCanvas(canvas, landed) {
   return filled + landed.length >= CANVAS_W * CANVAS_W;
 }
 
-// The record as RULINGS.md writes it: headers, then one move per line.
+// The record as docs/piet.md (Records) writes it: headers, then one move per line.
 export function recordText({ setup, brushes, moves }) {
   const lines = [`setup: ${setup || "beginner"}`, `brushes: ${brushes ? "on" : "off"}`];
   return lines.concat(moves).join("\n") + "\n";

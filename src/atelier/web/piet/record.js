@@ -1,4 +1,4 @@
-// The game record (RULINGS.md notation): download it as a .txt file, or start
+// The game record (docs/piet.md, Records): download it as a .txt file, or start
 // a room from one. The server reads the record (the room setting "record"):
 // in the lobby the host sets it; during a game a new room is made from it.
 

@@ -3,8 +3,8 @@
 // record, driven by the public view the server sends (Piet hides nothing).
 // The seats this page may move for: its own, plus a hot-seat second player.
 
-import { colourCss, h, replace, toast } from "../dom.js";
-import { errorText, lang, t } from "../i18n.js";
+import { colourCss, h, radioKeys, replace, toast } from "../dom.js";
+import { errorText, lang, playerName, t } from "../i18n.js";
 import { rulesButton } from "../rules.js";
 import { CANVAS_SIZE, Grid, PALETTE_SIZE, colourName, pieceLetter } from "./board.js";
 import {
@@ -24,6 +24,7 @@ import { downloadRecord, recordPanel } from "./record.js";
 import { secondSeat } from "./seat.js";
 import { readView } from "./view.js";
 import { watchLobby } from "./lobbycard.js";
+import { againPanel } from "../again.js";
 
 // The stylesheet is ours; index.html is not, so it is linked from here.
 function linkStyles() {
@@ -89,7 +90,8 @@ export class PietScreen {
   }
 
   name(seat) {
-    return this.player(seat)?.name ?? t("pietui.player_n", { n: seat + 1 });
+    const p = this.player(seat);
+    return p ? playerName(p) : t("pietui.player_n", { n: seat + 1 });
   }
 
   get mySeat() {
@@ -154,7 +156,7 @@ export class PietScreen {
     );
     parts.captions = [0, 1].map((seat) => h("div", { class: "piet-caption", testid: `piet-caption-${seat}` }));
     parts.actions = h("section", { class: "piet-actions", testid: "piet-actions" });
-    parts.moves = h("ol", { class: "piet-movelist", testid: "piet-moves" });
+    parts.moves = h("ol", { class: "piet-movelist", testid: "piet-moves", tabindex: 0, "aria-label": t("pietui.moves") });
     const board = (seat) =>
       h("div", { class: `piet-board piet-board-${seat}` }, parts.captions[seat], parts.canvases[seat].el);
     const boards = h(
@@ -448,6 +450,7 @@ export class PietScreen {
           "div",
           { class: "piet-result", testid: "piet-result" },
           h("strong", {}, this.turnText()),
+          againPanel(this.room),
           h("div", { class: "actions" }, h("button", { class: "btn primary", type: "button", testid: "piet-download-end", onclick: () => downloadRecord(this) }, t("pietui.record.download")), h("a", { class: "btn", href: "/" }, t("pietui.new_game"))),
         ),
       );
@@ -459,10 +462,7 @@ export class PietScreen {
     }
     if (m.phase === "filling") {
       const counts = colourCounts(m.palette);
-      replace(
-        box,
-        h("p", { class: "hint" }, t("pietui.fill.hint")),
-        h(
+      const group = h(
           "div",
           { class: "piet-colours", role: "radiogroup", "aria-label": t("pietui.fill.colour") },
           COLOURS.map((c) => {
@@ -486,8 +486,9 @@ export class PietScreen {
               h("small", {}, t("pietui.fill.left", { n: Math.max(0, left) })),
             );
           }),
-        ),
-      );
+        );
+      radioKeys(group);
+      replace(box, h("p", { class: "hint" }, t("pietui.fill.hint")), group);
       return;
     }
     const pending = this.pendingPaint();

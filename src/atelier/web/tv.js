@@ -1,0 +1,63 @@
+// The table view (/r/{code}/tv): a spectator connection for a shared screen.
+// In the lobby: the room code, a large QR code of the join link and who has
+// joined; during the game the ordinary spectator screens, made large by
+// body.tv in party.css, with the reveals at a pace a table can follow.
+
+import { colourCss, h } from "./dom.js";
+import { t } from "./i18n.js";
+
+export const TV_PATH = /^\/r\/([A-Za-z0-9]{4,12})\/tv\/?$/;
+export const TV_STEP_MS = 2600; // one card of a reveal, on the TV
+
+// How long each reveal step shows: slower on the table view.
+export function revealStep(room, normal) {
+  return room?.tv ? Math.max(normal, TV_STEP_MS) : normal;
+}
+
+export function renderTvLobby(room) {
+  const state = room.state;
+  const code = state.room.code;
+  const link = `${location.origin}/r/${code}`;
+  const players = state.room.players.filter((p) => !p.computer);
+  room.shell(
+    h("span", { class: "room-title" }, t("tv.title"), room.connectionBadge()),
+    h(
+      "main",
+      { class: "page tv-lobby", testid: "tv-lobby" },
+      h(
+        "section",
+        { class: "tv-join" },
+        h("img", { class: "tv-qr", testid: "tv-qr", src: `/api/rooms/${encodeURIComponent(code)}/qr.svg`, alt: t("tv.qr_alt", { code }), width: 480, height: 480 }),
+        h(
+          "div",
+          { class: "tv-join-text" },
+          h("p", { class: "tv-game" }, t(`game.${state.room.game}`)),
+          h("p", { class: "tv-code-label" }, t("tv.code")),
+          h("p", { class: "tv-code", testid: "tv-code" }, code),
+          h("p", { class: "tv-hint" }, t("tv.join_with")),
+          h("p", { class: "tv-link", testid: "tv-link" }, link),
+        ),
+      ),
+      h(
+        "section",
+        { class: "tv-players" },
+        h("h2", {}, t("tv.players")),
+        players.length
+          ? h(
+              "ul",
+              { class: "tv-player-list", testid: "tv-players" },
+              players.map((p) =>
+                h("li", { class: "tv-player", style: { "--c": colourCss(p.colour) } }, h("span", { class: "swatch", style: { background: colourCss(p.colour) } }), p.name),
+              ),
+            )
+          : h("p", { class: "hint" }, t("tv.no_players")),
+        h("p", { class: "hint", testid: "tv-waiting" }, t("tv.waiting")),
+      ),
+    ),
+  );
+}
+
+// The lobby's way to the table view: open it on the TV or laptop on the table.
+export function tvLink(code) {
+  return h("a", { class: "btn small ghost tv-open", href: `/r/${encodeURIComponent(code)}/tv`, target: "_blank", rel: "noopener", testid: "tv-open" }, t("tv.open"));
+}
