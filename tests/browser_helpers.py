@@ -11,14 +11,19 @@ from typing import Any
 
 from playwright.sync_api import Browser, BrowserContext, Page
 
-from atelier.games.core import LoggedAction, Replay
 from atelier.games.registry import get_game
+from atelier.server.model import replay_log
+from atelier.store import EventRow
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 PHONE = {"width": 360, "height": 740}
 DESKTOP = {"width": 1280, "height": 800}
 TIMEOUT_MS = 15_000
+CSP_WATCH = """document.addEventListener("securitypolicyviolation", (e) => {
+  const what = `CSP blocked ${e.effectiveDirective}: ${e.blockedURI} ${e.sample || ""}`;
+  setTimeout(() => { throw new Error(what); });
+});"""
 
 
 @dataclass
@@ -31,8 +36,10 @@ class Player:
     errors: list[str] = field(default_factory=list)
 
     def watch(self) -> None:
-        """Collects uncaught page errors: a test fails on any."""
+        """Collects uncaught page errors: a test fails on any. A script, style or
+        connection the Content-Security-Policy blocks counts as one."""
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.add_init_script(CSP_WATCH)
 
     def tid(self, testid: str) -> str:
         return f"[data-testid={testid}]"
@@ -181,36 +188,20 @@ def no_overflow(page: Page) -> dict[str, Any]:
 
 
 def replay_totals(db: str, code: str) -> tuple[list[str], list[int]]:
-    """The final totals recomputed by the engine from the server's log."""
+    """The final totals recomputed by the engine from the server's log, replayed
+    the way a restarted server replays it."""
     con = sqlite3.connect(db)
     try:
         rows = con.execute(
-            "SELECT seq, kind, data FROM events WHERE room = ? ORDER BY seq", (code,)
+            "SELECT seq, kind, data, at FROM events WHERE room = ? ORDER BY seq", (code,)
         ).fetchall()
     finally:
         con.close()
-    seed: int | None = None
-    settings: dict[str, Any] = {}
-    names: dict[str, str] = {}
-    seats: list[str] = []
-    log: list[LoggedAction] = []
-    for _, kind, raw in rows:
-        data = json.loads(raw)
-        if "seed" in data:
-            seed = data["seed"]
-        if kind in ("joined", "renamed"):
-            names[data["player"]] = data["name"]
-        elif kind == "started":
-            settings = data["settings"]
-            seats = list(data["seats"])
-        elif kind == "action":
-            log.append(LoggedAction(data["seat"], data["action"], data["now"]))
-    assert seed is not None, "no seed in the log"
-    seat_names = [names[p] for p in seats]
-    game = get_game("pictomania")
-    state = Replay(settings, seat_names, seed, log).run(game)
-    view = game.view(state, None)
-    return seat_names, list(view["totals"])
+    events = [EventRow(seq, kind, json.loads(raw), at) for seq, kind, raw, at in rows]
+    assert events and events[0].kind == "created", "no room in the log"
+    room = replay_log(code, get_game(events[0].data["game"]), events)
+    view = room.game.view(room.state, None)
+    return [p.name for p in room.all_players()], list(view["totals"])
 
 
 def server_view(srv: Any, code: str) -> dict[str, Any]:
@@ -220,7 +211,7 @@ def server_view(srv: Any, code: str) -> dict[str, Any]:
     with connect(f"{srv.ws}/ws/{code}") as ws:
         ws.send(json.dumps({"t": "hello", "v": 1, "token": None, "lang": "en"}))
         while True:
-            msg = json.loads(ws.recv(timeout=5))
+            msg = json.loads(ws.recv(timeout=20))
             if msg["t"] == "state":
                 view: dict[str, Any] = msg["game"]
                 return view

@@ -17,23 +17,78 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Annotated, Any, Literal
 
 import httpx
 import pytest
 import websockets
+from hypothesis import HealthCheck
+from hypothesis import settings as hypothesis_settings
+from pydantic import Field
 
+from atelier.games.actions import Action, ActionSchema
 from atelier.games.core import SYSTEM, RuleError, require
+
+# Property tests check what holds, never how fast: on a loaded machine the default
+# 200 ms deadline per example and the "too slow" health check fail correct code.
+hypothesis_settings.register_profile("atelier", deadline=None,
+                                     suppress_health_check=[HealthCheck.too_slow])
+hypothesis_settings.load_profile("atelier")
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent
 
+# The PostgreSQL and Redis the marked tests use: `./run test` starts its own (on
+# free ports, passed here) when none answers on the usual ports.
+PG_URL = os.environ.get("ATELIER_TEST_PG_URL", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS_URL = os.environ.get("ATELIER_TEST_REDIS_URL", "redis://127.0.0.1:6379")
+
+
+def _reachable(url: str) -> bool:
+    where = url.rsplit("@", 1)[-1].split("://", 1)[-1].split("/", 1)[0]
+    host, _, port = where.rpartition(":")
+    try:
+        with socket.create_connection((host or "127.0.0.1", int(port)), timeout=3):
+            return True
+    except OSError:
+        return False
+
+
+@pytest.fixture(autouse=True)
+def _services(request: pytest.FixtureRequest) -> None:
+    """A test that needs PostgreSQL or Redis fails, loudly, when it is not there:
+    never a silent skip, never a confusing connection error deep inside."""
+    for marker, url, what in (("postgres", PG_URL, "PostgreSQL"), ("redis", REDIS_URL, "Redis")):
+        if request.node.get_closest_marker(marker) and not _reachable(url):
+            pytest.fail(f"{what} is not reachable at {url}: `./run test` starts one "
+                        f"(or set ATELIER_TEST_{'PG' if marker == 'postgres' else 'REDIS'}_URL)")
+
 
 # --- the test game ------------------------------------------------------------------
+
+
+SECRETS_ACTIONS = ActionSchema()
+
+
+@SECRETS_ACTIONS.action
+class Done(Action):
+    type: Literal["done"]
+
+
+@SECRETS_ACTIONS.action
+class Note(Action):
+    type: Literal["note"]
+    text: Annotated[str, Field(max_length=40)] = ""
+
+
+@SECRETS_ACTIONS.action
+class SystemAction(Action):
+    type: Literal["advance", "timeout"]
 
 
 class SecretsGame:
@@ -42,6 +97,7 @@ class SecretsGame:
     passes, or the host says next) the words and drawings are revealed."""
 
     name = "secrets"
+    actions = SECRETS_ACTIONS
     min_seats = 2
     max_seats = 4
 
@@ -55,6 +111,9 @@ class SecretsGame:
         require(isinstance(full["seconds"], (int, float)) and 0 <= full["seconds"] <= 600,
                 "bad_settings", field="seconds")
         return full
+
+    def public_settings(self, settings: Mapping[str, Any]) -> dict[str, Any]:
+        return dict(settings)
 
     def new(self, settings: Mapping[str, Any], seats: Sequence[str], seed: int) -> dict[str, Any]:
         rng = random.Random(seed)
@@ -88,7 +147,7 @@ class SecretsGame:
         elif kind == "note":
             require(0 <= seat < len(s["names"]), "not_a_player")
             require(s["phase"] == "drawing", "wrong_phase")
-            s["log"].append([seat, str(action.get("text", ""))[:40]])
+            s["log"].append([seat, str(action.get("text", ""))])
         else:
             raise RuleError("bad_action")
         return s
@@ -159,6 +218,7 @@ class ServerProcess:
     db: str | None
     args: list[str]
     proc: subprocess.Popen[bytes] | None = None
+    log_path: str | None = None  # the server's stderr (a file: a full pipe would block it)
 
     @property
     def http(self) -> str:
@@ -175,19 +235,28 @@ class ServerProcess:
                *self.args]
         if self.db:
             cmd += ["--db", self.db]
-        self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 20
+        if self.log_path is None:
+            fd, self.log_path = tempfile.mkstemp(prefix="atelier-server-", suffix=".log")
+            os.close(fd)
+        with open(self.log_path, "ab") as err:
+            self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=err)
+        deadline = time.monotonic() + 90  # a loaded machine starts Python slowly
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                raise RuntimeError(f"server exited: {err}")
+                raise RuntimeError(f"server exited ({self.proc.returncode}): {self.log()}")
             try:
-                if httpx.get(self.http + "/healthz", timeout=0.5).status_code == 200:
+                if httpx.get(self.http + "/healthz", timeout=5).status_code == 200:
                     return self
             except httpx.HTTPError:
                 time.sleep(0.05)
         raise RuntimeError("server did not start")
+
+    def log(self) -> str:
+        """Everything the server wrote to stderr (across restarts)."""
+        if self.log_path is None:
+            return ""
+        with open(self.log_path, encoding="utf-8", errors="replace") as f:
+            return f.read()
 
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:
@@ -209,7 +278,9 @@ def server_factory(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
 
     def make(*args: str, db: str | None = "default", port: int | None = None) -> ServerProcess:
         path = str(tmp_path / "atelier.sqlite3") if db == "default" else db
-        srv = ServerProcess(port or free_port(), path, list(args)).start()
+        port = port or free_port()
+        srv = ServerProcess(port, path, list(args), log_path=str(tmp_path / f"server-{port}.log"))
+        srv.start()
         started.append(srv)
         return srv
 
@@ -221,10 +292,21 @@ def server_factory(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """One server for the tests that only need rooms of their own."""
-    db = str(tmp_path_factory.mktemp("srv") / "atelier.sqlite3")
-    srv = ServerProcess(free_port(), db, []).start()
+    where = tmp_path_factory.mktemp("srv")
+    srv = ServerProcess(free_port(), str(where / "atelier.sqlite3"), [],
+                        log_path=str(where / "server.log")).start()
     yield srv
     srv.stop()
+
+
+async def wait_until(condition: Callable[[], bool], timeout: float = 20,
+                     what: str = "condition") -> None:
+    """Poll ``condition`` until it holds: wait for a state, never for a fixed time."""
+    end = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > end:
+            raise TimeoutError(f"{what} not met in {timeout} s")
+        await asyncio.sleep(0.02)
 
 
 # --- clients ---------------------------------------------------------------------------
@@ -264,7 +346,7 @@ class Client:
             msg = json.dumps(msg)
         await self.ws.send(msg)
 
-    async def recv(self, timeout: float = 5) -> Any:
+    async def recv(self, timeout: float = 20) -> Any:
         if self.pending:
             return self.pending.pop(0)
         raw = await asyncio.wait_for(self.ws.recv(), timeout)
@@ -273,7 +355,7 @@ class Client:
         return msg
 
     async def expect(self, t: str, where: Callable[[Any], bool] = lambda m: True,
-                     timeout: float = 5) -> Any:
+                     timeout: float = 20) -> Any:
         """The next message of type ``t`` matching ``where``; others are skipped
         (but kept in ``log``). ``t == "bin"`` waits for a binary frame."""
         end = time.monotonic() + timeout
@@ -287,7 +369,7 @@ class Client:
             if isinstance(msg, dict) and msg.get("t") == t and where(msg):
                 return msg
 
-    async def request(self, msg: dict[str, Any], timeout: float = 5) -> Any:
+    async def request(self, msg: dict[str, Any], timeout: float = 20) -> Any:
         """Send with an id; the ack, or the error with that id."""
         self._next_id += 1
         rid = self._next_id
@@ -295,7 +377,7 @@ class Client:
         return await self.expect_any(("ack", "error"), lambda m: m.get("id") == rid, timeout)
 
     async def expect_any(self, ts: tuple[str, ...], where: Callable[[Any], bool],
-                         timeout: float = 5) -> Any:
+                         timeout: float = 20) -> Any:
         """Like ``expect``, but messages passed over stay to be read next, so a
         reply does not swallow the state that came before it."""
         end = time.monotonic() + timeout
@@ -319,8 +401,15 @@ class Client:
         return result
 
     async def state(self, where: Callable[[Any], bool] = lambda m: True,
-                    timeout: float = 5) -> Any:
+                    timeout: float = 20) -> Any:
         return await self.expect("state", where, timeout)
+
+    async def sync(self, timeout: float = 20) -> None:
+        """A round trip: when it returns, everything the server queued for this
+        client before it read the ping has arrived (in ``log``). A condition to
+        wait for instead of a fixed drain before checking what did not come."""
+        reply = await self.request({"t": "ping"}, timeout)
+        assert reply["t"] == "ack", reply
 
     async def drain(self, seconds: float = 0.2) -> None:
         with contextlib.suppress(TimeoutError, asyncio.TimeoutError):

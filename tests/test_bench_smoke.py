@@ -18,3 +18,51 @@ def test_bench_ink_prints_figures() -> None:
     payload = float(re.search(r"bytes per point: payload ([\d.]+)", out).group(1))  # type: ignore[union-attr]
     assert 0 < payload <= 4
     assert re.search(r"server CPU: \d+% .* RSS \d+ MiB", out)
+
+
+# Refuses the packages only the `dev` extra installs, as a plain `pip install atelier` would.
+_PLAIN_INSTALL = """
+import sys
+DEV_ONLY = {"httpx", "pytest", "hypothesis", "playwright", "websockets"}
+class Refuse:
+    def find_spec(self, name, path=None, target=None):
+        if name.split(".")[0] in DEV_ONLY:
+            raise ImportError(f"{name} is not part of a plain install")
+        return None
+sys.meta_path.insert(0, Refuse())
+from atelier.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_bench_needs_only_a_plain_install() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", _PLAIN_INSTALL, "bench", "ink", "--rooms", "1", "--players", "2",
+         "--seconds", "1", "--load-processes", "1"],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "connections lost 0" in done.stdout
+
+
+def test_bench_floor_compares_with_the_lean_relay() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "atelier", "bench", "ink", "--floor", "--rooms", "1",
+         "--players", "2", "--seconds", "1", "--load-processes", "1"],
+        capture_output=True, text=True, timeout=180, check=True,
+    ).stdout
+    assert "== floor ==" in out and "== atelier ==" in out
+    assert out.count("errors 0, connections lost 0") == 2, out
+    assert re.search(r"CPU per 1,000 frames relayed: [\d.]+ ms / [\d.]+ ms = [\d.]+x", out)
+    assert re.search(r"p99 delivery: [\d.]+ ms / [\d.]+ ms = [\d.]+x", out)
+
+
+def test_bench_rooms_prints_memory_figures() -> None:
+    out = subprocess.run(  # from a plain install too
+        [sys.executable, "-c", _PLAIN_INSTALL, "bench", "rooms", "--rooms", "5",
+         "--generations", "1", "--unload-idle", "0.5"],
+        capture_output=True, text=True, timeout=300, check=True,
+    ).stdout
+    assert re.search(r"generation 1: 5 finished rooms loaded .* RSS [\d.]+ MiB", out), out
+    assert re.search(r"generation 1: all unloaded [\d.]+ s after the players left", out), out
+    assert "read back from the log" in out

@@ -62,21 +62,21 @@ def ink_pixels(page: Any, seat: int) -> int:
     return canvas_pixels(page, f"[data-testid=ig-drawing-{seat}]")
 
 
+PAINTED = """(where) => {
+  const canvases = document.querySelectorAll(`${where} canvas`);
+  let n = 0;
+  for (const c of canvases) {
+    if (!c.width) continue;
+    const data = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
+    for (let i = 3; i < data.length; i += 4) if (data[i] > 0) n++;
+  }
+  return n;
+}"""
+
+
 def canvas_pixels(page: Any, where: str) -> int:
     """Painted pixels on the canvases inside ``where``."""
-    count: int = page.evaluate(
-        """(where) => {
-          const canvases = document.querySelectorAll(`${where} canvas`);
-          let n = 0;
-          for (const c of canvases) {
-            if (!c.width) continue;
-            const data = c.getContext("2d").getImageData(0, 0, c.width, c.height).data;
-            for (let i = 3; i < data.length; i += 4) if (data[i] > 0) n++;
-          }
-          return n;
-        }""",
-        where,
-    )
+    count: int = page.evaluate(PAINTED, where)
     return count
 
 
@@ -180,11 +180,9 @@ def test_three_players_play_a_whole_game(browser: Any, ig_server: ServerProcess)
                 assert before > 0
                 bob.reload()
                 assert bob.get_by_test_id("ig-secret-word").inner_text() == words[1]
+                # the same picture comes back (waiting for it, not for a fixed time)
                 bob.wait_for_function(
-                    """(n) => [...document.querySelectorAll("[data-testid=ig-canvas] canvas")]
-                         .some((c) => c.width > 0)""", arg=before)
-                bob.wait_for_timeout(300)
-                assert canvas_pixels(bob, "[data-testid=ig-canvas]") == before
+                    f"(n) => ({PAINTED})('[data-testid=ig-canvas]') === n", arg=before)
                 # a late visitor watches: the locations, no secret word, no drawing
                 watcher.goto(f"{ig_server.http}/r/{code}")
                 watcher.get_by_test_id("ig-drawing").wait_for()
@@ -271,6 +269,11 @@ def test_three_players_play_a_whole_game(browser: Any, ig_server: ServerProcess)
         shot(ann, "gallery-desktop")
         cy.get_by_test_id("ig-winners").scroll_into_view_if_needed()
         shot(cy, "final-phone")
+        # Any drawing of the gallery plays back as it was drawn.
+        ann.get_by_test_id("ig-gallery-item").first.get_by_test_id("replay-open").click()
+        ann.wait_for_selector("[data-testid=replay][data-loaded=true]")
+        assert int(ann.get_attribute("[data-testid=replay]", "data-duration") or 0) > 0
+        ann.get_by_test_id("replay-close").click()
         assert errors == []
     except Exception:
         for i, page in enumerate(pages):

@@ -56,6 +56,11 @@ def play_round(players: list[Player], edition: str, round_no: int, tag: str) -> 
         p.wait("pm-drawing")
         p.wait("secret-word")
 
+    if edition == "first":
+        # 1st edition: an empty canvas takes no bonus token ("Gar nichts zeichnen").
+        a.wait("nothing-drawn")
+        assert a.page.locator("[data-testid^=black-]").count() == 0
+
     if round_no == 1:
         # The toolbar's undo takes a stroke back at once.
         a_canvas = "[data-testid=my-canvas]"
@@ -107,6 +112,11 @@ def play_round(players: list[Player], edition: str, round_no: int, tag: str) -> 
         a.wait("canvas-locked")
 
     # Black tokens: one tap each; the last player declares done (if still playing).
+    a.page.wait_for_selector("[data-testid^=black-]")
+    if edition == "first":
+        # Only the highest bonus token left is offered.
+        assert a.page.locator("[data-testid^=black-]").count() == 1
+        assert a.page.locator("[data-testid=nothing-drawn]").count() == 0
     a.page.locator("[data-testid^=black-]").first.click()
     a.wait("finished")
     b.page.locator("[data-testid^=black-]").first.click()
@@ -153,7 +163,9 @@ def test_three_browsers_play_a_whole_game(browser: Any, server: Any, edition: st
             "() => document.querySelectorAll('[data-testid^=setting-levels-]').length === 2"
         )
         # Everyone sees the host's settings; the phone's page is in German.
-        assert b.page.inner_text("[data-testid=setting-rounds]") == str(ROUNDS)
+        b.page.wait_for_function(  # the host's change reaches the phone when it does
+            "n => document.querySelector('[data-testid=setting-rounds]')?.innerText === n",
+            arg=str(ROUNDS))
         assert "Spieler (3)" in b.page.inner_text("[data-testid=lobby]")
         shot(a, f"lobby-{edition}")
         a.click("start-game")

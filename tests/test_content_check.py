@@ -273,3 +273,101 @@ def test_file_without_cards_list_is_reported(root: Path) -> None:
 def test_command_without_a_subcommand_is_a_usage_error(capsys) -> None:  # type: ignore[no-untyped-def]
     assert main([]) == 2
     assert "usage: atelier decks" in capsys.readouterr().err
+
+
+# --- confusable words ---------------------------------------------------------
+
+
+def with_words(level: int, lang: str, first: list[str], second: list[str]) -> list[dict[str, Any]]:
+    """The two good cards of a level, their first words replaced."""
+    cards = good_cards(level, lang)
+    cards[0]["words"][: len(first)] = first
+    cards[1]["words"][: len(second)] = second
+    return cards
+
+
+def test_fishing_rod_and_fishing_on_two_level_2_cards_fail_the_check(root: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    set_cards(root, "en", 2, with_words(2, "en", ["fishing rod"], ["fishing"]))
+    assert lines(root) == [
+        "decks/pictomania/en/level2.json: Card L2-001: “fishing rod” and “fishing” on card "
+        "L2-002 of the same level are hard to tell apart in a drawing (both have “fishing”)."
+    ]
+    assert main(["check", "--root", str(root)]) == 1
+    assert "fishing rod" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("lang", "first", "second"),
+    [
+        ("en", "surfing", "surfboard"),  # a stem starts a compound
+        ("en", "firefighter", "fire engine"),  # a word starts a compound
+        ("en", "fire station", "fire engine"),  # the same first word
+        ("en", "baker", "bakery"),  # one stem, two endings
+        ("en", "energy", "renewable energy"),  # one inside the other
+        ("de", "Angel", "Angeln"),
+        ("de", "Maler", "Malen"),
+        ("de", "Erinnern", "Erinnerung"),
+        ("de", "Feuerwehrmann", "Feuerwehrauto"),  # compounds that begin alike
+        ("de", "Katze", "Hauskatze"),  # a compound ending in the other word
+        ("uk", "пекар", "пекарня"),
+        ("uk", "пожежна частина", "пожежна машина"),
+        ("uk", "поліцейський", "поліцейська машина"),  # another ending of one adjective
+    ],
+)
+def test_confusable_words_on_two_cards_of_a_level(
+    root: Path, lang: str, first: str, second: str
+) -> None:
+    set_cards(root, lang, 1, with_words(1, lang, [first], [second]))
+    found = check_all(root)
+    assert [p.finding.code for p in found] == ["deck_confusable"]
+    assert found[0].finding.params["word"] == first
+    assert found[0].finding.params["other"] == second
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", ["basketball", "volleyball"]),  # the same head, different things
+        ("en", ["butter", "butterfly"]),  # butter + a three-letter rest
+        ("en", ["parrot", "carrot"]),  # rhymes are drawn apart
+        ("en", ["sing", "zebra crossing"]),  # cross + ing, not a kind of singing
+        ("de", ["Ringen", "Skispringen"]),  # ring + en at the end is too little
+        ("en", ["tip of the iceberg", "tug of war"]),  # function words
+        ("de", ["Schraubenzieher", "Schraubenschlüssel"]),  # on one card: its theme
+        ("de", ["Essen", "Bogenschießen"]),  # ß is no "ss" here
+        ("uk", ["морська зірка", "падуча зірка"]),  # shared head noun
+    ],
+)
+def test_related_words_on_one_card_and_unrelated_ones_pass(
+    root: Path, lang: str, words: list[str]
+) -> None:
+    set_cards(root, lang, 1, with_words(1, lang, words, []))
+    assert lines(root) == []
+
+
+def test_confusable_words_on_one_card(root: Path) -> None:
+    set_cards(root, "uk", 2, with_words(2, "uk", ["вудка", "вудка для риби"], []))
+    assert lines(root) == [
+        "decks/pictomania/uk/level2.json: Card L2-001: “вудка” and “вудка для риби” are hard "
+        "to tell apart in a drawing (both have “вудка”)."
+    ]
+
+
+def test_a_reviewed_pair_is_allowed_and_a_stale_one_reported(root: Path) -> None:
+    cards = with_words(1, "en", ["hot dog"], ["hot chocolate"])
+    set_cards(root, "en", 1, cards)
+    assert [p.finding.code for p in check_all(root)] == ["deck_confusable"]
+    data = {"cards": cards, "confusable_ok": [["Hot chocolate", "hot dog"]]}
+    write(root, "decks/pictomania/en/level1.json", data)
+    assert lines(root) == []
+    data["confusable_ok"].append(["hot dog", "corn dog"])
+    write(root, "decks/pictomania/en/level1.json", data)
+    assert lines(root) == [
+        "decks/pictomania/en/level1.json: “confusable_ok” names “corn dog”, which is on no "
+        "card of this level."
+    ]
+    write(root, "decks/pictomania/en/level1.json", {"cards": cards, "confusable_ok": ["hot dog"]})
+    assert [p.finding.code for p in check_all(root)] == [
+        "deck_confusable_ok_bad",
+        "deck_confusable",
+    ]

@@ -6,11 +6,17 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from atelier.content.cli import main
-from atelier.content.custom import cards_from_settings, cards_to_settings, export_deck, parse_deck
+from atelier.content.custom import (
+    cards_from_settings,
+    cards_to_settings,
+    confusable_findings,
+    export_deck,
+    parse_deck,
+)
 from atelier.content.decks import Card
 from atelier.games.core import RuleError
 
@@ -237,8 +243,61 @@ def decks(draw: st.DrawFn) -> list[Card]:
 @settings(max_examples=60, deadline=None)
 @given(decks(), st.sampled_from(["json", "csv"]))
 def test_export_then_parse_gives_the_same_deck(deck: list[Card], fmt: str) -> None:
+    assume(not confusable_findings(deck, None))  # random words may share a stem
     cards = parse_deck(export_deck(parse_deck(export_deck(deck, "json")), fmt))  # type: ignore[arg-type]
     assert [(c.level, c.words, c.theme) for c in cards] == [
         (c.level, c.words, c.theme) for c in deck
     ]
     assert parse_deck(export_deck(cards, fmt)) == cards  # type: ignore[arg-type]
+
+
+# --- confusable words --------------------------------------------------------
+
+
+def _deck(*cards: tuple[int, list[str]]) -> str:
+    return json.dumps({"cards": [{"level": lv, "words": ws} for lv, ws in cards]})
+
+
+FILLER = ["blorf", "snirk", "quozzle", "vantrip", "gleebo", "troffic"]
+OTHER = ["kettle", "wumpus", "zimbra", "plonk", "yagrel", "fendok"]
+
+
+def test_custom_deck_with_fishing_rod_and_fishing_on_one_level_is_refused() -> None:
+    text = _deck((2, ["fishing rod", *FILLER]), (2, ["fishing", *OTHER]))
+    with pytest.raises(RuleError) as caught:
+        parse_deck(text, lang="en")
+    assert caught.value.code == "deck_confusable"
+    assert caught.value.message("en") == (
+        "Card 1: “fishing rod” and “fishing” on card 2 of the same level are hard to "
+        "tell apart in a drawing (both have “fishing”)."
+    )
+    # On two levels they never meet in one round.
+    parse_deck(_deck((2, ["fishing rod", *FILLER]), (3, ["fishing", *OTHER])))
+
+
+def test_custom_card_confusable_within_itself_is_refused_in_the_hosts_language() -> None:
+    with pytest.raises(RuleError) as caught:
+        parse_deck(_deck((1, ["Angel", "Angeln", *FILLER[:5]])), lang="de")
+    assert caught.value.code == "deck_confusable_card"
+    assert caught.value.message("de") == (
+        "Karte 1: „Angel“ und „Angeln“ sind gezeichnet kaum zu unterscheiden "
+        "(beide enthalten „angel“)."
+    )
+
+
+def test_custom_card_is_checked_against_the_built_in_cards_it_joins() -> None:
+    from atelier.content.decks import pictomania_cards
+    from atelier.games.pictomania import GAME
+
+    builtin = pictomania_cards("en")[1][0].words
+    word = next(w for w in builtin if " " not in w and len(w) >= 4)
+    custom = [{"id": "c1", "level": 1, "words": [f"{word} museum", *FILLER]}]
+    raw = {"custom_cards": custom, "custom_mode": "alongside", "language": "en"}
+    with pytest.raises(RuleError) as caught:
+        GAME.validate_settings(raw, 3)
+    assert caught.value.code == "deck_confusable_builtin"
+    assert caught.value.params["other"] == word
+    # Instead of the built-in cards, or on another level, it is fine.
+    alone = {"custom_mode": "instead", "edition": "first", "kids": True, "rounds": 1}
+    GAME.validate_settings({**raw, **alone}, 3)
+    GAME.validate_settings({**raw, "custom_cards": [{**custom[0], "level": 4}]}, 3)

@@ -1,4 +1,5 @@
-"""The rules summaries the lobby shows: complete, in order, and true to RULINGS.md."""
+"""The rules summaries the lobby shows: complete, in order, and true to the Rulings sections
+of docs/pictomania.md, docs/incognito.md and docs/piet.md."""
 
 from __future__ import annotations
 
@@ -69,3 +70,36 @@ def test_scoring_examples_match_the_rulebooks() -> None:
     incognito = " ".join(paragraphs("incognito", "de"))
     assert "1 Punkt" in incognito and "2 Punkte" in incognito
     assert translate("rules.pictomania.title", "uk") == "Піктоманія"
+
+
+def test_issue_10_rules_are_stated_in_every_language() -> None:
+    """Each language names, in its own words, what issue 10 corrected."""
+    expect = [
+        # 2nd edition: pen, eraser, undo, clear until the first guess
+        (("pictomania.second", "en"), ["rub out", "undo", "until your first guess"]),
+        (("pictomania.second", "de"), ["radieren", "rückgängig", "bis zu deinem ersten Tipp"]),
+        (("pictomania.second", "uk"), ["стирати", "скасовувати", "до першої здогадки"]),
+        # a void drawing's black token, per edition
+        (("pictomania.second", "en"), ["goes back to the middle", "even if you are the black"]),
+        (("pictomania.first", "en"), ["never counts in your favour", "still counts against you"]),
+        (("pictomania.first", "de"), ["keine Pluspunkte", "immer noch Minuspunkte"]),
+        (("pictomania.second", "de"), ["zurück in die Mitte", "auch wenn du das schwarze Schaf"]),
+        (("pictomania.first", "uk"), ["ніколи не дає ПО", "все одно віднімаються"]),
+        (("pictomania.second", "uk"), ["повертається на середину", "навіть якщо ви біла ворона"]),
+        # void guesses count for no black sheep; your own guesses still score
+        (("pictomania", "en"), ["not towards the black sheep", "still score"]),
+        (("pictomania", "de"), ["auch nicht für das schwarze Schaf", "zählen aber ganz normal"]),
+        (("pictomania", "uk"), ["не рахуються й для білої ворони", "рахуються як завжди"]),
+        # 1st edition: the highest token; drawing nothing; a swap only for an unknown word
+        (("pictomania.first", "en"), ["most stars", "draw nothing", "does not know a word"]),
+        # the Incognito countdown is the room's
+        (("incognito", "en"), ["unless the room set another length"]),
+        (("incognito", "de"), ["sofern der Raum keine andere Dauer"]),
+        (("incognito", "uk"), ["якщо кімната не задала іншої тривалості"]),
+    ]
+    for (section, lang), phrases in expect:
+        text = " ".join(paragraphs(section, lang))
+        for phrase in phrases:
+            assert phrase in text, (section, lang, phrase)
+    for lang in LANGUAGES:
+        assert "no eraser" not in " ".join(paragraphs("pictomania.second", lang))

@@ -10,10 +10,7 @@ import pytest
 
 from atelier.ink.codec import Begin, End, Points, encode_batch
 from atelier.store import open_store
-from conftest import Client, ServerProcess, create_room, open_client
-
-PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
-REDIS_URL = "redis://127.0.0.1:6379"
+from conftest import PG_URL, REDIS_URL, Client, ServerProcess, create_room, open_client
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres]
 

@@ -1,7 +1,7 @@
 """Incognito over real WebSockets: every message four players and a spectator receive during
 a whole game is recorded, then checked for secrets that arrived before their reveal.
 
-Secrets (DESIGN.md, RULINGS.md): an author's word (only its author may know it until the
+Secrets (docs/incognito.md, Secrets): an author's word (only its author may know it until the
 round is scored; during the vote the six words lie on the table, but not whose is whose),
 the number on a vote card (only its voter), and the ink of a drawing (only its drawer
 until the vote).
@@ -10,6 +10,7 @@ until the vote).
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -24,9 +25,13 @@ OWN_KEYS = ("seat", "word", "word_tile", "my_votes", "unused_tiles")
 """Fields of a player's view that hold that player's own secrets."""
 VIEW_KEYS = {"game", "phase", "round", "rounds", "settings", "seat", "players",
              "countdown_end", "drawing_ends", "tiles", "word", "word_tile", "my_votes",
-             "unused_tiles", "reveal", "history", "totals", "winners"}
+             "unused_tiles", "reveal", "history", "totals", "winners", "waiting_for"}
 PLAYER_KEYS = {"seat", "name", "location", "done_drawing", "done_voting", "voted_on",
-               "confirmed", "total"}
+               "confirmed", "total", "removed"}
+CUSTOM_WORDS = [f"Hushword{i:02d}" for i in range(20)]
+CUSTOM_LOCATIONS = [f"Hushplace{i:02d}" for i in range(12)]
+"""The host's own lists: a word is known only once it lies on the table, a location
+once it is dealt; until then (or never) no message may carry it, nor the room summary."""
 
 
 def stroke(x: int) -> bytes:
@@ -61,7 +66,9 @@ async def phase(clients: list[Client], name: str, rnd: int, timeout: float = 10)
 async def play_game(server: ServerProcess, opened: list[Client]) -> tuple[
         str, list[Client], Client, dict[str, Any]]:
     """A two-round game of four players, watched by a spectator; returns the final view."""
-    code = create_room(server.http, "incognito", {"rounds": 2, "countdown": 1})
+    code = create_room(server.http, "incognito", {
+        "rounds": 2, "countdown": 1, "custom_words": CUSTOM_WORDS,
+        "custom_locations": CUSTOM_LOCATIONS})
     players = []
     for i, colour in enumerate(COLOURS):
         c = await open_client(opened, server, code)
@@ -86,11 +93,17 @@ async def play_game(server: ServerProcess, opened: list[Client]) -> tuple[
     for c in players:
         assert (await act(c, {"type": "done_drawing"}))["t"] == "ack"
     await phase(everyone, "voting", 1)
-    for seat, c in enumerate(players):
+    ballots = []
+    for seat in range(4):
         tiles = rng.sample(range(1, 7), 3)
         authors = [a for a in range(4) if a != seat]
-        for author, tile in list(zip(authors, tiles, strict=True))[: 1 if seat == 3 else 3]:
-            assert (await act(c, {"type": "vote", "author": author, "tile": tile}))["t"] == "ack"
+        ballots.append(list(zip(authors, tiles, strict=True))[: 1 if seat == 3 else 3])
+    # the partial voter first: once the other three are done, the 1 s countdown runs,
+    # and a vote sent after it (a loaded machine) would be refused
+    for seat in (3, 0, 1, 2):
+        for author, tile in ballots[seat]:
+            vote = {"type": "vote", "author": author, "tile": tile}
+            assert (await act(players[seat], vote))["t"] == "ack"
     # refused votes answer only their sender, and never echo someone else's numbers
     assert (await act(players[0], {"type": "vote", "author": 1, "tile": 1}))["t"] == "error"
     await phase(everyone, "scored", 1)
@@ -116,7 +129,7 @@ async def play_game(server: ServerProcess, opened: list[Client]) -> tuple[
     assert (await act(players[2], {"type": "done_voting"}))["t"] == "ack"
     await phase(everyone, "over", 2)
     for c in everyone:
-        await c.drain(0.3)
+        await c.sync()
     final = [m for m in watcher.log if isinstance(m, dict) and m.get("t") == "state"][-1]
     return code, players, watcher, final["game"]
 
@@ -197,7 +210,39 @@ async def test_no_word_vote_or_ink_reaches_anyone_before_its_reveal(
     for seat, c in enumerate(players):
         check_log(c, seat, final, public)
     check_log(watcher, None, final, public)
+    check_custom_lists([*players, watcher],
+                       httpx.get(f"{server.http}/api/rooms/{code}").json())
     # once the game is over, every drawing is public
     listing = httpx.get(f"{server.http}/api/rooms/{code}/drawings").json()["drawings"]
     assert {(d["key"], d["seat"]) for d in listing} == {
         (f"round-{r}", s) for r in (1, 2) for s in range(4)}
+
+
+def check_custom_lists(clients: list[Client], summary: dict[str, Any]) -> None:
+    """Words and locations of the host's lists that were never dealt reach no one, in
+    no message of any kind; the settings every message carries hold their counts."""
+    shown: set[str] = set()
+    for c in clients:
+        for msg in c.log:
+            game = msg.get("game") if isinstance(msg, dict) and msg.get("t") == "state" else None
+            if game:
+                shown.update(game["tiles"] or [])
+                shown.update(p["location"] for p in game["players"] if p["location"])
+    hidden = set(CUSTOM_WORDS + CUSTOM_LOCATIONS) - shown
+    assert len(hidden) >= 8  # 12 of 20 words are dealt, 4 x 2 of 12 locations
+    kinds = set()
+    for c in clients:
+        for msg in c.log:
+            if isinstance(msg, bytes):
+                continue
+            kinds.add(msg["t"])
+            raw = json.dumps(msg)
+            assert not [w for w in hidden if w in raw], msg
+            if "room" in msg and isinstance(msg["room"], dict):
+                settings = msg["room"]["settings"]
+                assert (settings["custom_words"], settings["custom_locations"]) == (20, 12)
+    assert {"welcome", "joined", "state", "ack", "error"} <= kinds
+    raw = json.dumps(summary)
+    assert not [w for w in CUSTOM_WORDS + CUSTOM_LOCATIONS if w in raw]
+    assert (summary["settings"]["custom_words"], summary["settings"]["custom_locations"]) == (
+        20, 12)

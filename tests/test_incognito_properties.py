@@ -12,9 +12,10 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from atelier.games.core import SYSTEM, LoggedAction, Replay, RuleError
+from atelier.games.core import SYSTEM, RuleError
 from atelier.games.incognito import GAME, State
 from atelier.games.incognito.engine import place_remaining
+from log_replay import LoggedAction, Replay
 
 WORDS = [f"W{i:03d}X" for i in range(80)]
 LOCATIONS = [f"L{i:03d}X" for i in range(80)]

@@ -258,3 +258,48 @@ def test_a_second_finger_and_a_resting_palm_do_not_draw(browser: Any, base_url: 
     kinds = pg.evaluate("window.demo.drawer.drawing.visible().map(s => s.pressure)")
     assert kinds == [False, True]  # the pen's stroke, with its pressure; no palm stroke
     context.close()
+
+
+ALPHA_JS = """([x0, x1]) => {
+  const out = [];
+  for (const c of document.querySelectorAll('#drawer .ink-surface canvas')) {
+    if (!c.width) continue;
+    const ctx = c.getContext('2d');
+    const data = ctx.getImageData(0, 0, c.width, c.height).data;
+    const alpha = [];
+    for (let y = 0; y < c.height; y++) {
+      for (let x = Math.floor(x0 * c.width); x < Math.floor(x1 * c.width); x++) {
+        alpha.push(data[(y * c.width + x) * 4 + 3]);
+      }
+    }
+    out.push(alpha);
+  }
+  return out;
+}"""
+
+
+def test_a_live_line_has_no_seams(page: Any) -> None:
+    """A straight line drawn slowly arrives in many frames; while the pen is
+    still down it must look exactly as it does once finished (painted in
+    pieces, the anti-aliased edges where two paints met were covered twice:
+    faint seams and blobs along the line)."""
+    box = page.locator("#drawer .ink-surface").bounding_box()
+    x0, y0, w = box["x"], box["y"], box["width"]
+    page.mouse.move(x0 + 0.1 * w, y0 + 0.5 * w + 0.3)
+    page.mouse.down()
+    for i in range(1, 80):
+        page.mouse.move(x0 + (0.1 + 0.8 * i / 80) * w, y0 + 0.5 * w + 0.3 + 0.01 * (i % 3))
+        if i % 2 == 0:  # a frame between batches, as on a real device
+            page.evaluate("() => new Promise((r) => requestAnimationFrame(() => r()))")
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => r()))")
+    region = [0.15, 0.6]  # well behind the pen: these pieces are final
+    live = [a for a in page.evaluate(ALPHA_JS, region) if any(a)]
+    page.mouse.up()
+    page.wait_for_function(
+        """() => [...document.querySelectorAll('#drawer .ink-surface canvas')]
+             .filter((c) => c.width && c.getContext('2d').getImageData(0, 0, c.width, c.height)
+             .data.some((v, i) => i % 4 === 3 && v > 0)).length === 1""")
+    done = [a for a in page.evaluate(ALPHA_JS, region) if any(a)]
+    assert len(live) == 1 and len(done) == 1
+    differ = sum(1 for a, b in zip(live[0], done[0], strict=True) if abs(a - b) > 2)
+    assert differ == 0, f"{differ} pixels differ between the live and the finished line"

@@ -20,7 +20,7 @@ from atelier.ink.codec import (
     Undo,
     encode_batch,
 )
-from atelier.ink.guard import InkGuard
+from atelier.ink.guard import InkGuard, restore
 from atelier.ink.synth import DEVICES, record
 
 PEN = frozenset({"pen"})
@@ -105,7 +105,7 @@ def test_pressure_must_match_the_stroke() -> None:
 def test_the_guard_is_rebuilt_from_stored_batches() -> None:
     rec = record(DEVICES[0], 5)
     open_stroke = rec.batches[:3]
-    guard = InkGuard.from_batches(open_stroke)
+    guard, _ = restore(open_stroke)
     assert guard.open
     assert _refused(guard, encode_batch([Begin("pen", 20, 10, 10, 9)])) == "ink_stroke_open"
 

@@ -133,7 +133,7 @@ def _damaged(valid: list[bytes], rng: random.Random, count: int) -> list[bytes]:
 @pytest.fixture(scope="module")
 def fixtures() -> dict[str, Any]:
     if shutil.which("node") is None:
-        pytest.skip("node is not installed")
+        pytest.fail("node is not installed (`./run test` installs Debian's nodejs)")
     drawings = [_hand_drawn()] + [record(d, 12, seed=i).batches for i, d in enumerate(DEVICES)]
     valid = [b for batches in drawings for b in batches]
     decode = valid + _damaged(valid, random.Random(11), 800)
@@ -244,7 +244,7 @@ def _server_bundles(frames: list[bytes]) -> list[bytes]:
 
 def test_the_browser_reads_every_frame_of_the_servers_bundles() -> None:
     if shutil.which("node") is None:
-        pytest.skip("node is not installed")
+        pytest.fail("node is not installed (`./run test` installs Debian's nodejs)")
     drawings = [record(d, 40, seed=i).batches for i, d in enumerate(DEVICES)]
     frames = [bytes([seat % 6]) + b for seat, batches in enumerate(drawings) for b in batches]
     bundles = _server_bundles(frames)

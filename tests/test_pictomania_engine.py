@@ -10,17 +10,18 @@ import pytest
 from atelier.games.core import SYSTEM, RuleError
 from atelier.games.pictomania import GAME
 from atelier.games.pictomania.state import State
-from test_pictomania_support import (
+from pictomania_support import (
     NAMES,
     a_wrong_number,
     act,
     deal,
+    draw_on,
     finish_all,
     new,
     number_of,
+    sample_cards,
     settings,
     started,
-    test_cards,
 )
 
 
@@ -85,7 +86,7 @@ def test_kids_variant_one_card_and_no_letters() -> None:
         ({"card_swaps": -1}, "card_swaps"),
         ({"language": "fr"}, "language"),
         ({"custom_mode": "mixed"}, "custom_mode"),
-        ({"custom_cards": test_cards(1, levels=(1,))}, "custom_cards"),  # too few for 4 rounds
+        ({"custom_cards": sample_cards(1, levels=(1,))}, "custom_cards"),  # too few for 4 rounds
         ({"colour": "red"}, "colour"),
     ],
 )
@@ -145,18 +146,18 @@ def test_replacing_unknown_card_is_refused() -> None:
 
 
 def test_replacement_keeps_enough_cards_for_later_rounds() -> None:
-    state = new(3, rounds=2, custom_cards=test_cards(2)[:7])
+    state = new(3, rounds=2, custom_cards=sample_cards(2)[:7])
     state = act(state, 0, type="replace", card="A")
     refused("no_cards_left", state, 0, type="replace", card="A")
 
 
 def test_a_level_without_cards_falls_back_to_a_neighbour() -> None:
-    state = new(3, rounds=1, levels=[3], custom_cards=test_cards(5, levels=(2, 4)))
+    state = new(3, rounds=1, levels=[3], custom_cards=sample_cards(5, levels=(2, 4)))
     assert {c["level"] for c in state.display} <= {2, 4}
 
 
 def test_cards_never_come_back_in_a_game() -> None:
-    state = new(3, edition="first", custom_cards=test_cards(8))
+    state = new(3, edition="first", custom_cards=sample_cards(8))
     seen: list[str] = []
     while state.phase != "over":
         seen += [c["id"] for c in state.display]
@@ -443,7 +444,7 @@ def test_names_are_kept() -> None:
     ("cards", "code"),
     [
         ([{"id": "x", "level": 1, "words": ["a"] * 6}], "deck_card_size"),
-        (test_cards(1) + test_cards(1), "deck_id_duplicate"),
+        (sample_cards(1) + sample_cards(1), "deck_id_duplicate"),
     ],
 )
 def test_a_broken_custom_deck_is_refused_with_the_problem_named(
@@ -457,3 +458,101 @@ def test_a_broken_custom_deck_is_refused_with_the_problem_named(
 
 def test_a_room_without_custom_cards_is_valid() -> None:
     assert GAME.validate_settings({}, 3)["custom_cards"] == []
+
+
+# --- issue 10: void black sheep, the 1st edition's bonus token, drawing nothing ------
+
+
+def guess_wrong_everywhere(state: State, seat: int) -> State:
+    for target in range(state.players):
+        if target != seat:
+            number = a_wrong_number(state, seat, target)
+            state = act(state, seat, type="guess", target=target, number=number)
+    return state
+
+
+@pytest.mark.parametrize(("edition", "counted", "score"), [("second", "0", -6), ("first", "-", -9)])
+def test_void_black_sheep_in_the_reveal(edition: str, counted: str, score: int) -> None:
+    # Finished players may not guess: three wrong guesses first, then the token.
+    state = started(4, edition=edition)
+    state = guess_wrong_everywhere(state, 0)
+    state = act(state, 0, type="black")
+    state = finish_all(state)
+    state = act(state, 0, type="void", target=0)
+    result = GAME.view(state, 1)["round_result"]
+    assert result["black_sheep"] == 0
+    assert result["players"][0]["black_token"] == 3
+    assert result["players"][0]["black_token_counted"] == counted
+    assert result["players"][0]["score"] == score
+
+
+def test_first_edition_bonus_token_is_always_the_highest_left() -> None:
+    state = started(4, edition="first")
+    assert state.black_left == [3, 2, 1]
+    refused("black_token_not_highest", state, 0, type="black", value=2)
+    with pytest.raises(RuleError) as caught:
+        act(state, 0, type="black", value=1)
+    err = caught.value
+    assert err.params == {"value": 1, "highest": 3}
+    assert "most stars" in err.message("en") and "meisten Sternen" in err.message("de")
+    state = act(state, 0, type="black", value=3)
+    state = act(state, 1, type="black")
+    assert (state.seats[0].black, state.seats[1].black) == (3, 2)
+    # The 2nd edition keeps its free choice.
+    second = act(started(4), 0, type="black", value=1)
+    assert second.seats[0].black == 1
+
+
+def test_first_edition_empty_canvas_takes_no_token_but_guesses_and_is_void() -> None:
+    state = deal(new(4, edition="first"), drawn=False)
+    state = draw_on(state, 1, 2, 3)
+    refused("black_token_nothing_drawn", state, 0, type="black")
+    assert GAME.view(state, 0)["me"]["may_take_token"] is False
+    assert GAME.view(state, 1)["me"]["may_take_token"] is True
+    # Guessing and declaring done stay open.
+    state = guess_right(state, 0, 1)
+    state = act(state, 2, type="guess", target=0, number=number_of(state, 0))
+    state = act(state, 0, type="done")
+    state = act(act(act(state, 1, type="black"), 2, type="black"), 3, type="black")
+    assert state.phase == "review"
+    result = GAME.view(state, 1)["round_result"]
+    drawing = result["drawings"][0]
+    assert (drawing["void"], drawing["blank"], drawing["void_votes"]) == (True, True, [])
+    assert drawing["guesses"][0]["correct"] is None  # handed back, gives no token
+    assert result["players"][2]["tokens_received"] == []
+    assert result["players"][0]["tokens_received"] == [{"from": 1, "value": 3}]
+    assert [d["blank"] for d in result["drawings"][1:]] == [False, False, False]
+
+
+def test_first_edition_canvas_wiped_clean_counts_as_nothing_drawn() -> None:
+    state = started(3, edition="first")
+    state = draw_on(state, 0, blank=True)  # cleared or undone back to empty
+    refused("black_token_nothing_drawn", state, 0, type="black")
+    state = draw_on(state, 0)
+    state = act(state, 0, type="black")
+    assert state.seats[0].black == 3
+
+
+def test_canvas_reports_only_in_the_first_edition_and_only_changes() -> None:
+    second = deal(new(3), drawn=False)
+    assert GAME.canvas_action(second, 0, False) is None
+    assert act(second, 0, type="black").seats[0].black == 3  # no such rule there
+    assert second.seats[0].drawn is False
+    first = deal(new(3, edition="first"), drawn=False)
+    assert GAME.canvas_action(first, 0, True) is None  # known to be blank already
+    assert GAME.canvas_action(first, 0, False) == {"type": "canvas", "seat": 0, "drawn": True}
+    for who, action, code in [
+        (0, {"seat": 0, "drawn": True}, "bad_action"),  # only the server reports ink
+        (SYSTEM, {"seat": 9, "drawn": True}, "bad_target"),
+        (SYSTEM, {"seat": 0, "drawn": "yes"}, "bad_action"),
+    ]:
+        with pytest.raises(RuleError) as err:
+            GAME.apply(first, who, {"type": "canvas", **action}, 0.0)
+        assert err.value.code == code
+
+
+def test_cards_reach_players_without_their_theme() -> None:
+    """docs/decks.md: themes are an editors' aid, never shown in a game."""
+    state = GAME.new({"language": "en"}, NAMES[:3], 1)
+    cards = GAME.view(state, 0)["cards"]
+    assert all(set(card) == {"label", "id", "level", "words"} for card in cards)

@@ -8,12 +8,13 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from atelier.games.core import SYSTEM, LoggedAction, Replay, RuleError
+from atelier.games.core import SYSTEM, RuleError
 from atelier.games.pictomania import GAME
 from atelier.games.pictomania.reveal import labels
 from atelier.games.pictomania.state import State
-from test_pictomania_support import NAMES
-from test_pictomania_support import settings as game_settings
+from log_replay import LoggedAction, Replay
+from pictomania_support import NAMES
+from pictomania_support import settings as game_settings
 
 SECRET_KEYS = {"number", "letter", "word"}
 

@@ -130,6 +130,34 @@ def test_void_drawing(capsys: Any, monkeypatch: Any) -> None:
     assert result["scores"]["yellow"] == 5 - 6
 
 
+VOID_BLACK_SHEEP: dict[str, Any] = {
+    # Red drew void and guessed wrong on everyone: the black sheep, holding the 3.
+    "players": ["red", "blue", "green", "yellow"],
+    "drawings": [
+        {"player": "red", "number": 1, "void": True},
+        {"player": "blue", "number": 2, "guesses": [{"by": "red", "number": 5}]},
+        {"player": "green", "number": 3, "guesses": [{"by": "red", "number": 6}]},
+        {"player": "yellow", "number": 4, "guesses": [{"by": "red", "number": 7}]},
+    ],
+    "black_tokens": {"red": 3},
+}
+
+
+@pytest.mark.parametrize(
+    ("edition", "counted", "total"),
+    # 2nd: "you return your black token to the center" (0): -6, not -9.
+    # 1st: "keine Pluspunkte ..., aber immer noch Minuspunkte": -6 - 3.
+    [("second", "0", -6), ("first", "-", -9)],
+)
+def test_void_black_sheep_per_edition(
+    edition: str, counted: str, total: int, capsys: Any, monkeypatch: Any
+) -> None:
+    result = score({**VOID_BLACK_SHEEP, "edition": edition}, capsys, monkeypatch)
+    assert result["black_sheep"] == "red"
+    assert result["details"]["red"]["black_token_counted"] == counted
+    assert result["scores"]["red"] == total
+
+
 def test_learning_round_counts_every_black_token(capsys: Any, monkeypatch: Any) -> None:
     data = copy.deepcopy(RULEBOOK)
     data["learning_round"] = True

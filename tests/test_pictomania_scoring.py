@@ -1,9 +1,18 @@
-"""Scoring one round (RULINGS.md "Scoring one round"), shared by engine and scorer."""
+"""Scoring one round (docs/pictomania.md, Scoring one round), shared by engine and scorer."""
 
 from __future__ import annotations
 
+import pytest
+
 from atelier.games.pictomania import tokens
-from atelier.games.pictomania.scoring import Guess, RoundInput, black_sheep, score_round, winners
+from atelier.games.pictomania.scoring import (
+    Edition,
+    Guess,
+    RoundInput,
+    black_sheep,
+    score_round,
+    winners,
+)
 
 RED, BLUE, GREEN, YELLOW = range(4)
 
@@ -88,7 +97,13 @@ def test_void_drawing_returns_guesses_and_keeps_tokens() -> None:
     assert result.players[RED].received == ((BLUE, 3),)
 
 
-def test_void_drawer_who_is_black_sheep_loses_the_black_token() -> None:
+@pytest.mark.parametrize(
+    ("edition", "counted", "score"),
+    # 2nd edition: "you return your black token to the center": 0, even for the
+    # black sheep. 1st edition: "keine Pluspunkte ..., aber immer noch Minuspunkte".
+    [("second", "0", -5), ("first", "-", -5 - 3)],
+)
+def test_void_drawer_who_is_black_sheep(edition: Edition, counted: str, score: int) -> None:
     data = RoundInput(
         players=3,
         numbers={0: 1, 1: 2, 2: 3},
@@ -96,11 +111,38 @@ def test_void_drawer_who_is_black_sheep_loses_the_black_token() -> None:
         black={0: 3},
         player_tokens=(3, 2),
         void=frozenset({0}),
+        edition=edition,
     )
     result = score_round(data)
     assert result.black_sheep == 0
-    assert result.players[0].black_counted == "-"
-    assert result.players[0].score == -5 - 3
+    assert result.players[0].black_counted == counted
+    assert result.players[0].score == score
+
+
+@pytest.mark.parametrize(("edition", "score"), [("second", -6), ("first", -9)])
+def test_void_black_sheep_with_a_three_star_token_of_four_players(
+    edition: Edition, score: int
+) -> None:
+    """The issue's case: keeps 3 + 2 + 1, black token 3 (the 1st edition's table
+    for four has a 3 too)."""
+    data = RoundInput(
+        players=4,
+        numbers={0: 1, 1: 2, 2: 3, 3: 4},
+        stacks={1: [Guess(0, 5)], 2: [Guess(0, 6)], 3: [Guess(0, 7)]},
+        black={0: 3},
+        player_tokens=tokens.player_tokens(4),
+        void=frozenset({0}),
+        edition=edition,
+    )
+    result = score_round(data)
+    assert result.black_sheep == 0
+    assert result.players[0].score == score
+
+
+def test_void_drawer_who_is_not_black_sheep_counts_zero_in_both_editions() -> None:
+    for edition in ("first", "second"):
+        result = score_round(rulebook_round(void=frozenset({YELLOW}), edition=edition))
+        assert result.players[YELLOW].black_counted == "0"
 
 
 def test_learning_round_every_black_token_positive_and_no_sheep() -> None:

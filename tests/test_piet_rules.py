@@ -1,4 +1,4 @@
-"""Piet's rules as a player meets them (RULINGS.md)."""
+"""Piet's rules as a player meets them (docs/piet.md, Rulings)."""
 
 import itertools
 

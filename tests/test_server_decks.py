@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from hypothesis import given, settings
+from hypothesis import given, reject, settings
 from hypothesis import strategies as st
 
 from atelier.content.check import norm
@@ -75,7 +75,7 @@ async def test_upload_json_puts_the_deck_in_everyones_settings(
     assert (await get(server, f"/api/rooms/{code}/deck")).json()["cards"] == 3
     exported = (await get(server, f"/api/rooms/{code}/deck.json")).json()["cards"]
     assert [c["id"] for c in exported] == ["office-1", "C-001", "C-002"]
-    assert exported[0]["words"][0] == "coffee machine"
+    assert exported[0]["words"][0] == "espresso machine"
 
 
 async def test_upload_csv_from_a_german_spreadsheet_instead_of_built_in(
@@ -247,7 +247,7 @@ def _host_token(srv: ServerProcess, code: str) -> str:
         ws.send(json.dumps({"t": "hello", "v": 1, "token": None, "lang": "en"}))
         ws.send(json.dumps({"t": "join", "name": "Host", "colour": "red"}))
         while True:
-            msg = json.loads(ws.recv(timeout=5))
+            msg = json.loads(ws.recv(timeout=20))
             if msg["t"] == "joined":
                 token: str = msg["token"]
                 return token
@@ -276,6 +276,8 @@ def test_any_valid_deck_comes_back_unchanged_in_both_formats(server: ServerProce
     def round_trip(cards: list[dict[str, Any]], fmt: str) -> None:
         with httpx.Client(base_url=server.http, headers=headers, timeout=10) as h:
             r = h.post(f"/api/rooms/{code}/deck", content=json.dumps({"cards": cards}))
+            if r.status_code == 400 and r.json()["code"].startswith("deck_confusable"):
+                reject()  # words one drawing could not tell apart: not a valid deck
             assert r.status_code == 200, r.text
             exported = h.get(f"/api/rooms/{code}/deck.{fmt}").text
             got = [{"level": c.level, "words": list(c.words)} for c in parse_deck(exported)]

@@ -7,12 +7,31 @@ import json
 import sqlite3
 from typing import Any
 
+import httpx
+
 from atelier.ink.codec import Begin, End, Points, encode_batch
 from conftest import Client, ServerProcess, create_room, open_client
 
 SECRET_KEYS = ("letter", "number")
 CARDS = [{"id": f"leak{i}", "level": 1, "words": [f"w{i}{j}x" for j in "abcdefg"]}
          for i in range(6)]
+
+
+def unrevealed_game(msg: dict[str, Any], viewer: Client, seed: int,
+                    tokens: dict[str | None, str | None]) -> dict[str, Any] | None:
+    """Checks that ``msg`` carries neither the room's seed nor another player's
+    token; returns its game view if it is one the reveal has not opened yet."""
+    raw = json.dumps(msg)
+    assert str(seed) not in raw
+    for pid, token in tokens.items():
+        if token is not None and pid != viewer.player:
+            assert token not in raw
+    if msg["t"] != "state" or msg["game"] is None:
+        return None
+    if msg["game"]["phase"] in ("review", "over"):
+        return None  # revealed
+    game: dict[str, Any] = msg["game"]
+    return game
 
 
 def secret_fields(node: Any, path: tuple[str, ...] = ()) -> list[tuple[tuple[str, ...], Any]]:
@@ -68,7 +87,7 @@ async def test_no_secret_before_its_reveal(server: ServerProcess, clients: list[
         for c in players:
             assert (await c.request({"t": "act", "action": {"type": "confirm"}}))["t"] == "ack"
         await spectator.state(lambda m: m["room"]["phase"] == "over")
-        await spectator.drain(0.2)
+        await spectator.sync()
 
         tokens = {c.player: c.token for c in players}
         seed = json.loads(sqlite3.connect(server.db).execute(
@@ -77,16 +96,87 @@ async def test_no_secret_before_its_reveal(server: ServerProcess, clients: list[
             texts = [m for m in viewer.log if isinstance(m, dict)]
             assert texts, "the client saw the game"
             for msg in texts:
-                raw = json.dumps(msg)
-                assert str(seed) not in raw
-                for pid, token in tokens.items():
-                    if token is not None and pid != viewer.player:
-                        assert token not in raw
-                if msg["t"] != "state" or msg["game"] is None:
+                game = unrevealed_game(msg, viewer, seed, tokens)
+                if game is None:
                     continue
-                if msg["game"]["phase"] in ("review", "over"):
-                    continue  # revealed
-                for path, _ in secret_fields(msg["game"]):
+                for path, _ in secret_fields(game):
                     assert path[0] == "me", (edition, path)
                     assert viewer is not spectator
                     assert msg["game"]["me"]["number"] is not None
+        check_settings([*players, spectator],
+                       httpx.get(f"{server.http}/api/rooms/{code}").json())
+
+
+def check_settings(viewers: list[Client], summary: dict[str, Any]) -> None:
+    """The settings on the wire are the game's public ones: a custom deck travels as its
+    cards' levels, and a card's words only ever arrive once the card is on display."""
+    shown = {word for c in viewers for msg in c.log
+             if isinstance(msg, dict) and msg.get("t") == "state" and msg["game"]
+             for card in msg["game"]["cards"] or [] for word in card.get("words", [])}
+    hidden = {w for card in CARDS for w in card["words"]} - shown
+    assert hidden
+    kinds = set()
+    for c in viewers:
+        for msg in c.log:
+            if not isinstance(msg, dict):
+                continue
+            kinds.add(msg["t"])
+            raw = json.dumps(msg)
+            assert not [w for w in hidden if w in raw], msg
+            if isinstance(msg.get("room"), dict):
+                assert msg["room"]["settings"]["custom_cards"] == [{"level": 1}] * len(CARDS)
+    assert {"welcome", "joined", "state", "ack"} <= kinds
+    assert not [w for w in hidden if w in json.dumps(summary)]
+    assert summary["settings"]["custom_cards"] == [{"level": 1}] * len(CARDS)
+
+
+async def test_play_again_away_and_removed_players_leak_nothing(
+    server: ServerProcess, clients: list[Client]
+) -> None:
+    """A second game in the room, a player away (go_on) and one removed (kick while
+    playing): the removed player, now watching, gets no more secrets."""
+    code = create_room(server.http, "pictomania",
+                       {"rounds": 1, "levels": [1], "custom_cards": CARDS})
+    players = []
+    for i, colour in enumerate(("red", "blue", "green", "yellow")):
+        c = await open_client(clients, server, code)
+        assert (await c.join(f"P{i}", colour))["t"] == "joined"
+        players.append(c)
+    host, p1, p2, p3 = players
+    spectator = await open_client(clients, server, code)
+    assert (await host.request({"t": "start"}))["t"] == "ack"
+    for _ in range(3):
+        assert (await host.request({"t": "next"}))["t"] == "ack"
+    assert (await host.request({"t": "again"}))["t"] == "ack"
+    assert (await host.request({"t": "start"}))["t"] == "ack"
+    for c in (host, p1, p2):
+        assert (await c.request({"t": "act", "action": {"type": "ready"}}))["t"] == "ack"
+    await p3.close()
+    await host.state(lambda m: m["room"]["phase"] == "playing" and not next(
+        p for p in m["room"]["players"] if p["id"] == p3.player)["connected"])
+    assert (await host.request({"t": "go_on"}))["t"] == "ack"  # deal without P3
+    await host.state(lambda m: m["game"]["phase"] == "drawing")
+    assert (await host.request({"t": "kick", "player": p2.player}))["t"] == "ack"
+    kicked = await p2.expect("error", lambda m: m["code"] == "kicked")
+    assert kicked
+    st = await p2.state(lambda m: m["you"]["player"] is None)
+    assert "me" not in st["game"]
+    assert next(p for p in st["room"]["players"] if p["id"] == p2.player)["removed"]
+    for c in (host, p1):
+        assert (await c.request({"t": "act", "action": {"type": "done"}}))["t"] == "ack"
+    assert (await host.request({"t": "go_on"}))["t"] == "ack"
+    for c in (host, p1, p2, spectator):
+        await c.state(lambda m: bool(m["game"]) and m["game"]["phase"] == "review")
+    await spectator.drain(0.2)
+    await p2.drain(0.2)
+
+    tokens = {c.player: c.token for c in players}
+    seed = json.loads(sqlite3.connect(server.db).execute(
+        "select data from events where room=? and seq=1", (code,)).fetchone()[0])["seed"]
+    for viewer in (host, p1, p2, spectator):
+        for msg in (m for m in viewer.log if isinstance(m, dict)):
+            game = unrevealed_game(msg, viewer, seed, tokens)
+            if game is None:
+                continue
+            for path, _ in secret_fields(game):
+                assert path[0] == "me" and msg["you"]["seat"] is not None, path

@@ -65,7 +65,8 @@ async def test_join_host_and_colours(server: ServerProcess, clients: list[Client
     st = await ann.state(lambda m: len(m["room"]["players"]) == 2)
     assert [p["name"] for p in st["room"]["players"]] == ["Ann", "Bob"]
     assert all(p["connected"] for p in st["room"]["players"])
-    # no other player's token ever reaches Ann
+    # no other player's token ever reaches Ann (a round trip first: all she was sent is in)
+    await ann.sync()
     assert bob.token is not None and all(bob.token not in str(m) for m in ann.log)
 
 

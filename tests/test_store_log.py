@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import asyncio
 import secrets
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
+from sqlalchemy import func, select
 
 from atelier.store import Conflict, InkRow, Store, open_store
-
-PG_URL = "postgresql://postgres@127.0.0.1:5432/test"
+from conftest import PG_URL
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
@@ -65,3 +67,53 @@ async def test_reopening_sees_everything(tmp_path: Path) -> None:
     s = await open_store(db_path=path)
     assert len(await s.load_events("AAAAAA")) == 2
     await s.close()
+
+
+async def test_a_flush_writes_a_row_per_canvas_and_reads_back_every_batch(store: Store) -> None:
+    await store.create_room("PACKED", "secrets", 1.0, {})
+    rows = [("PACKED", InkRow("round-1", seat, n, bytes([n % 7]) * (1 + n)))
+            for n in range(50) for seat in (0, 1, 2)]
+    await store.append_ink(rows[:60])
+    await store.append_ink(rows[60:])
+    async with store.engine.connect() as conn:
+        stored = (await conn.execute(select(func.count()).select_from(store.ink))).scalar()
+    assert stored == 6  # three canvases, two flushes
+    got = await store.load_ink("PACKED")
+    assert sorted((r.seat, r.n, r.data) for r in got) == sorted(
+        (r.seat, r.n, r.data) for _, r in rows)
+
+
+async def test_a_retried_flush_keeps_every_batch_once(store: Store) -> None:
+    await store.create_room("RETRYS", "secrets", 1.0, {})
+    rows = [("RETRYS", InkRow("k", 0, n, bytes([1, n]))) for n in range(10)]
+    await store.append_ink(rows[:6])
+    await store.append_ink(rows[2:])  # the commit had gone through: written again, and more
+    assert [(r.n, r.data) for r in await store.load_ink("RETRYS")] == [
+        (r.n, r.data) for _, r in rows]
+
+
+async def test_ink_tables_of_an_older_release_gain_the_batches_column(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as db:  # the ink table as releases before packing made it
+        db.execute("CREATE TABLE ink (room VARCHAR(16), key VARCHAR(64), seat INTEGER, "
+                   "n INTEGER, data BLOB NOT NULL, PRIMARY KEY (room, key, seat, n))")
+        db.execute("INSERT INTO ink VALUES ('OLDOLD', 'round-1', 0, 0, x'0102')")
+    s = await open_store(db_path=str(path))
+    try:
+        await s.append_ink([("OLDOLD", InkRow("round-1", 0, n, bytes([1, n]))) for n in (1, 2)])
+        assert [(r.n, r.data) for r in await s.load_ink("OLDOLD")] == [
+            (0, b"\x01\x02"), (1, b"\x01\x01"), (2, b"\x01\x02")]
+    finally:
+        await s.close()
+
+
+async def test_processes_opening_one_new_file_together_create_its_tables(tmp_path: Path) -> None:
+    # `atelier serve --workers N` starts N processes on one SQLite file at once
+    path = str(tmp_path / "together.sqlite3")
+    stores = await asyncio.gather(*(open_store(db_path=path) for _ in range(8)))
+    try:
+        await stores[0].create_room("TOGETH", "secrets", 1.0, {})
+        assert await stores[7].room_exists("TOGETH")
+    finally:
+        for s in stores:
+            await s.close()

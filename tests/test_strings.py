@@ -66,3 +66,29 @@ def test_a_message_names_what_it_is_about_in_every_language() -> None:
     err = RuleError("already_guessed", name="Bohdan")
     assert all("Bohdan" in err.message(lang) for lang in LANGUAGES)
     assert "4" in RuleError("incognito.tile_twice", player="Ben", tile=4).message("uk")
+
+
+# --- one voice per language (issue 10) ------------------------------------------
+
+AMERICAN = re.compile(
+    r"\b(colors?|colored|favou?rite|favor\w*|center\w*|gray|behavior\w*|canceled|theater"
+    r"|\w+(?<!s)iz(?:e|es|ed|ing|ation)|\w+yz(?:e|ed|es|ing)|toward)\b",
+    re.I,
+)
+
+
+def test_english_strings_use_british_spelling_and_one_apostrophe() -> None:
+    english = catalog()["en"]
+    american = {k: m.group(0) for k, v in english.items() if (m := AMERICAN.search(v))}
+    assert american == {}
+    assert [k for k, v in english.items() if "'" in v] == []  # typographic ’ throughout
+    assert AMERICAN.search("Pick a color") and AMERICAN.search("organized")
+    assert not AMERICAN.search("the size of the colour")
+
+
+def test_ukrainian_strings_use_the_typographic_apostrophe_and_do_not_inflect_names() -> None:
+    ukrainian = catalog()["uk"]
+    assert [k for k, v in ukrainian.items() if "'" in v or "\u02bc" in v] == []
+    # "гравця {name}" reads a woman's name as a man's genitive (гравця Олександра).
+    assert [k for k, v in ukrainian.items() if re.search(r"гравц\w* \{", v)] == []
+    assert [k for k, v in ukrainian.items() if "Картк" in v or "картк" in v] == []

@@ -11,7 +11,10 @@ from atelier.games.pictomania.state import State
 NAMES = ["ann", "ben", "cat", "dan", "eve", "fay"]
 
 
-def test_cards(per_level: int = 12, levels: tuple[int, ...] = (1, 2, 3, 4)) -> list[dict[str, Any]]:
+def sample_cards(
+    per_level: int = 12, levels: tuple[int, ...] = (1, 2, 3, 4)
+) -> list[dict[str, Any]]:
+    """Made-up cards, ``per_level`` for each level, so no test depends on the built-in decks."""
     return [
         {"id": f"t{lv}-{i}", "level": lv, "words": [f"w{lv}.{i}.{k}" for k in range(1, 8)]}
         for lv in levels
@@ -19,11 +22,8 @@ def test_cards(per_level: int = 12, levels: tuple[int, ...] = (1, 2, 3, 4)) -> l
     ]
 
 
-test_cards.__test__ = False  # type: ignore[attr-defined]  # a helper, not a test
-
-
 def settings(**over: Any) -> dict[str, Any]:
-    return {"custom_cards": test_cards(), "custom_mode": "instead", **over}
+    return {"custom_cards": sample_cards(), "custom_mode": "instead", **over}
 
 
 def new(players: int = 4, seed: int = 7, **over: Any) -> State:
@@ -34,11 +34,24 @@ def act(state: State, seat: int, now: float = 0.0, **action: Any) -> State:
     return GAME.apply(state, seat, action, now)
 
 
-def deal(state: State, now: float = 0.0) -> State:
-    """Everyone marks ready: the cards are dealt and drawing starts."""
+def deal(state: State, now: float = 0.0, drawn: bool = True) -> State:
+    """Everyone marks ready: the cards are dealt and drawing starts. With
+    ``drawn`` the server then reports ink on every canvas, as it does once a
+    player draws (only the 1st edition asks)."""
     for seat in range(state.players):
         state = act(state, seat, now, type="ready")
     assert state.phase == "drawing"
+    if drawn:
+        state = draw_on(state, *range(state.players), now=now)
+    return state
+
+
+def draw_on(state: State, *seats: int, now: float = 0.0, blank: bool = False) -> State:
+    """What the server does when these seats' canvases gain (or lose) all ink."""
+    for seat in seats:
+        action = GAME.canvas_action(state, seat, blank)
+        if action is not None:
+            state = GAME.apply(state, SYSTEM, action, now)
     return state
 
 

@@ -1,0 +1,221 @@
+"""The TV table view (/r/{code}/tv) on a 1920x1080 screen through a whole
+round of Pictomania: the code and a QR code of the join link in the lobby,
+every drawing large while drawing, the reveal one step at a time, the
+scores; and every WebSocket message the TV received holds no secret before
+its reveal (it is a spectator)."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+
+from browser_helpers import ARTIFACTS, CHROMIUM, wait_ink
+from conftest import create_room
+from test_server_leak import CARDS, secret_fields
+from ws_players import WsPlayer, phase_is, stroke
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium"),
+]
+
+TV = {"width": 1920, "height": 1080}
+
+
+def strings_in(value: Any) -> Iterator[str]:
+    """Every string anywhere in a decoded message."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from strings_in(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from strings_in(v)
+
+
+def shot(page: Any, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+
+
+def test_tv_through_a_whole_round_sees_only_what_a_spectator_may(
+    browser: Any, server: Any
+) -> None:
+    code = create_room(server.http, "pictomania",
+                       {"rounds": 1, "levels": [1], "custom_cards": CARDS})
+    context = browser.new_context(viewport=TV, locale="uk-UA")
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    frames: list[str] = []
+    page.on("websocket", lambda ws: ws.on(
+        "framereceived", lambda f: frames.append(f) if isinstance(f, str) else None))
+    players: list[WsPlayer] = []
+    try:
+        page.goto(f"{server.http}/r/{code}/tv")
+        page.wait_for_selector("[data-testid=tv-lobby]")
+        assert page.inner_text("[data-testid=tv-code]") == code
+        assert page.inner_text("[data-testid=tv-link]").endswith(f"/r/{code}")
+        page.wait_for_function(
+            "() => { const i = document.querySelector('[data-testid=tv-qr]');"
+            " return i.complete && i.naturalWidth > 0; }")
+        qr = httpx.get(f"{server.http}/api/rooms/{code}/qr.svg")
+        assert qr.status_code == 200 and qr.headers["content-type"] == "image/svg+xml"
+        assert httpx.get(f"{server.http}/api/rooms/ZZZZZZ/qr.svg").status_code == 404
+
+        for name, colour in [("Anna", "red"), ("Bob", "blue"), ("Cat", "green")]:
+            p = WsPlayer(server.ws, code)
+            p.join(name, colour)
+            players.append(p)
+        page.wait_for_function(
+            "() => document.querySelectorAll('[data-testid=tv-players] li').length === 3")
+        shot(page, "tv-lobby")
+        ann, bob, _ = players
+
+        ann.request({"t": "start"})
+        page.wait_for_selector("[data-testid=pm-display]")
+        for p in players:
+            p.act({"type": "ready"})
+        page.wait_for_selector("[data-testid=pm-drawing]")
+        mine = [p.state(phase_is("drawing"))["game"]["me"] for p in players]
+        for i, p in enumerate(players):
+            p.draw(stroke(700 + 500 * i, 0), stroke(2000 + 300 * i, 600))
+        for seat in range(3):  # every drawing, live and large
+            wait_ink(page, f"[data-testid=tile-{seat}]")
+        tile = page.locator("[data-testid=tile-0]").bounding_box()
+        assert tile and tile["width"] >= 400, tile
+        assert page.locator("[data-testid=my-canvas]").count() == 0
+        shot(page, "tv-drawing")
+
+        ann.act({"type": "guess", "target": 1, "number": mine[1]["number"]})
+        bob.act({"type": "guess", "target": 2, "number": 1 if mine[2]["number"] != 1 else 2})
+        for p in players:
+            p.act({"type": "done"})
+
+        # The reveal goes stack by stack at the table's pace, then the scores.
+        page.wait_for_selector("[data-testid=pm-review]")
+        page.wait_for_selector(".stack-card.turned")
+        assert page.locator(".stack-card.turned").count() < 3
+        page.wait_for_selector("[data-testid=summary]", timeout=60_000)
+        assert page.locator("[data-testid=score-row]").count() == 3
+        assert page.locator("[data-testid=confirm]").count() == 0
+        shot(page, "tv-reveal")
+        for p in players:
+            p.act({"type": "confirm"})
+        page.wait_for_selector("[data-testid=final-scores]")
+        shot(page, "tv-scores")
+        width = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
+        assert width[0] <= width[1], width
+
+        # The leak check over everything the TV received.
+        states = [m for m in map(json.loads, frames) if m.get("t") == "state"]
+        assert {"lobby", "playing", "over"} <= {m["room"]["phase"] for m in states}
+        tokens = [m["token"] for p in players for m in p.log
+                  if isinstance(m, dict) and m.get("t") == "joined"]
+        assert len(tokens) == 3
+        for m in map(json.loads, frames):
+            raw = json.dumps(m)
+            assert "token" not in m and '"mark":' not in raw  # a guess's mark, not a card word
+            assert not any(token in raw for token in tokens)
+            if m.get("t") != "state":
+                continue
+            assert m["you"]["player"] is None and m["you"]["seat"] is None
+            game = m["game"]
+            if game and game["phase"] not in ("review", "over"):
+                assert secret_fields(game) == [], secret_fields(game)
+                assert "me" not in game and "round_result" not in game
+        assert errors == [], errors
+    finally:
+        context.close()
+        for p in players:
+            p.close()
+
+
+def test_tv_shows_piet_large_with_the_move_list(browser: Any, server: Any) -> None:
+    code = create_room(server.http, "piet", {"opponent": "easy", "computer_seat": 1})
+    ann = WsPlayer(server.ws, code)
+    ann.join("Ann", "red")
+    context = browser.new_context(viewport=TV, locale="de-DE")
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    try:
+        page.goto(f"{server.http}/r/{code}/tv")
+        page.wait_for_selector("[data-testid=tv-lobby]")
+        ann.request({"t": "start"})
+        page.wait_for_selector("[data-testid=piet-palette]")
+        state = ann.state(lambda m: m["room"]["phase"] == "playing")
+        ann.act({"type": "move", "move": state["game"]["legal_moves"][0]})
+        page.wait_for_function(
+            "() => document.querySelectorAll('[data-testid=piet-moves] li').length >= 2")
+        for part in ("piet-canvas-0", "piet-canvas-1", "piet-palette"):
+            box = page.locator(f"[data-testid={part}]").bounding_box()
+            assert box and box["width"] >= 300, (part, box)
+        shot(page, "tv-piet")
+    finally:
+        context.close()
+        ann.close()
+
+
+def test_tv_in_incognito_sees_no_word_and_no_ink_before_their_time(
+    browser: Any, server: Any
+) -> None:
+    code = create_room(server.http, "incognito", {"rounds": 1, "countdown": 1})
+    context = browser.new_context(viewport=TV, locale="en-GB")
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    frames: list[str | bytes] = []
+    page.on("websocket", lambda ws: ws.on("framereceived", lambda f: frames.append(f)))
+    players: list[WsPlayer] = []
+    try:
+        page.goto(f"{server.http}/r/{code}/tv")
+        page.wait_for_selector("[data-testid=tv-lobby]")
+        for i, colour in enumerate(("red", "blue", "green", "yellow")):
+            p = WsPlayer(server.ws, code)
+            p.join(f"P{i}", colour)
+            players.append(p)
+        players[0].request({"t": "start"})
+        page.wait_for_selector("[data-testid=ig-drawing]")
+        words = [p.state(phase_is("drawing"))["game"]["word"] for p in players]
+        for i, p in enumerate(players):
+            p.draw(stroke(800 + 400 * i, 0))
+        assert page.locator("canvas").count() == 0  # nobody's drawing while drawing
+        for p in players:
+            p.act({"type": "done_drawing"})
+        page.wait_for_selector("[data-testid=ig-voting]")
+        for seat in range(4):  # now every drawing, large
+            wait_ink(page, f"[data-testid=ig-drawing-{seat}]")
+        box = page.locator("[data-testid=ig-drawing-0]").bounding_box()
+        assert box and box["width"] >= 300, box
+        for seat, p in enumerate(players):
+            for k, author in enumerate(a for a in range(4) if a != seat):
+                p.act({"type": "vote", "author": author, "tile": k + 1})
+        page.wait_for_selector("[data-testid=ig-over]")  # one round: the reveal, then the end
+        page.wait_for_selector("[data-testid=ig-reveal-0]")
+        shot(page, "tv-incognito-reveal")
+
+        # No word anywhere while drawing, no one's own word ever, no ink before the vote.
+        revealed = voting = False
+        for f in frames:
+            if isinstance(f, bytes):
+                assert voting, "ink reached the TV while drawing"
+                continue
+            m = json.loads(f)
+            if m.get("t") == "state" and m["game"]:
+                voting = voting or m["game"]["phase"] != "drawing"
+                revealed = revealed or m["game"]["phase"] in ("scored", "over")
+                assert m["game"]["word"] is None and m["game"]["my_votes"] is None
+            if not voting:  # the vote's tiles show every word, but not whose
+                # a word as a value, not a piece of one ("key" is in "drawing_key")
+                assert not set(words) & set(strings_in(m)), m.get("t")
+        assert revealed
+    finally:
+        context.close()
+        for p in players:
+            p.close()

@@ -1,0 +1,30 @@
+"""The protocol fuzzer's short run (atelier.bench.fuzz; the long one is `atelier bench
+fuzz`): every game, from the lobby to the end, under random and broken messages and ink
+on real WebSockets to a real server. No server exception, every refused message answered
+with an error, and no refused message changes a room."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from atelier.bench.fuzz import Runner
+from atelier.games.registry import GAME_NAMES, get_game
+from conftest import SECRETS, ServerProcess
+
+
+def test_fuzzing_the_protocol_in_every_phase_of_every_game(
+    server_factory: Callable[..., ServerProcess],
+) -> None:
+    srv = server_factory()
+    games = {name: get_game(name) for name in GAME_NAMES} | {"secrets": SECRETS}
+    runner = Runner(srv.http, srv.db, games, strict=True)
+    figures = runner.run(messages=1500, examples_per_batch=8)
+    srv.stop()
+    log = srv.log()
+    assert "Traceback" not in log and "Exception" not in log, log[-3000:]
+    assert (figures.server_exceptions, figures.unanswered, figures.state_changes) == (0, 0, 0), (
+        figures.problems)
+    assert figures.messages >= 1500 and figures.refused > 100 and figures.binary > 50
+    # the driver took the rooms through their phases, not just the lobby
+    played = {game for game, phase in figures.phases if not phase.startswith("lobby")}
+    assert played == set(games), figures.phases

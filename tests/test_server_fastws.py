@@ -1,0 +1,124 @@
+"""The room socket's own WebSocket transport (atelier.server.fastws), over a real
+server process: what a browser or a careless client may send, framed by hand."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import os
+
+import httpx
+import pytest
+import websockets
+
+from conftest import ServerProcess, create_room
+
+
+async def raw_upgrade(srv: ServerProcess, path: str,
+                      extra: str = "") -> tuple[asyncio.StreamReader, asyncio.StreamWriter, str]:
+    reader, writer = await asyncio.open_connection("127.0.0.1", srv.port)
+    key = base64.b64encode(os.urandom(16)).decode()
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{srv.port}\r\nUpgrade: websocket\r\n"
+                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                 f"Sec-WebSocket-Version: 13\r\n{extra}\r\n".encode())
+    head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 20)).decode()
+    return reader, writer, head
+
+
+def masked(opcode: int, payload: bytes, final: bool = True) -> bytes:
+    key = os.urandom(4)
+    n = len(payload)
+    head = bytes([(0x80 if final else 0) | opcode])
+    if n < 126:
+        head += bytes([0x80 | n])
+    elif n < 65536:
+        head += bytes([0x80 | 126]) + n.to_bytes(2, "big")
+    else:
+        head += bytes([0x80 | 127]) + n.to_bytes(8, "big")
+    return head + key + bytes(b ^ key[i % 4] for i, b in enumerate(payload))
+
+
+async def read_frame(reader: asyncio.StreamReader) -> tuple[int, bytes]:
+    b0, b1 = await asyncio.wait_for(reader.readexactly(2), 20)
+    n = b1 & 127
+    if n == 126:
+        n = int.from_bytes(await reader.readexactly(2), "big")
+    elif n == 127:
+        n = int.from_bytes(await reader.readexactly(8), "big")
+    return b0 & 15, await reader.readexactly(n)
+
+
+async def frames_until_close(reader: asyncio.StreamReader) -> list[tuple[int, bytes]]:
+    seen = []
+    while True:
+        opcode, payload = await read_frame(reader)
+        seen.append((opcode, payload))
+        if opcode == 8:
+            return seen
+
+
+def hello() -> bytes:
+    return json.dumps({"t": "hello", "v": 1, "token": None, "lang": "en"}).encode()
+
+
+async def test_a_fragmented_hello_is_one_message(server: ServerProcess) -> None:
+    code = create_room(server.http)
+    reader, writer, head = await raw_upgrade(server, f"/ws/{code}")
+    assert head.startswith("HTTP/1.1 101")
+    text = hello()
+    writer.write(masked(1, text[:10], final=False) + masked(0, text[10:20], final=False)
+                 + masked(9, b"hi")  # a ping may come between fragments
+                 + masked(0, text[20:]))
+    got = [await read_frame(reader), await read_frame(reader)]
+    assert (10, b"hi") in got  # the pong carries the ping's payload
+    welcome = next(json.loads(p) for op, p in got if op == 1)
+    assert welcome["t"] == "welcome"
+    writer.close()
+
+
+@pytest.mark.parametrize(("frame", "code"), [
+    pytest.param(bytes([0x81, 5]) + b"hello", 1002, id="unmasked"),  # clients must mask
+    pytest.param(masked(1, b"\xff\xfe"), 1007, id="not-utf8"),
+    pytest.param(masked(2, b"x" * 70_000), 1009, id="over-64-KiB"),
+    pytest.param(masked(0, b"orphan"), 1002, id="orphan-continuation"),
+    pytest.param(masked(3, b""), 1002, id="reserved-opcode"),
+])
+async def test_a_broken_frame_closes_with_its_code(server: ServerProcess, frame: bytes,
+                                                   code: int) -> None:
+    room = create_room(server.http)
+    reader, writer, head = await raw_upgrade(server, f"/ws/{room}")
+    assert head.startswith("HTTP/1.1 101")
+    writer.write(masked(1, hello()))
+    assert json.loads((await read_frame(reader))[1])["t"] == "welcome"
+    writer.write(frame)
+    seen = await frames_until_close(reader)
+    assert int.from_bytes(seen[-1][1][:2], "big") == code
+    writer.close()
+
+
+async def test_a_request_that_is_not_an_upgrade_is_refused(server: ServerProcess) -> None:
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(b"GET /ws/ABCDEF HTTP/1.1\r\nHost: x\r\n\r\n")
+    status = (await asyncio.wait_for(reader.readline(), 20)).decode()
+    assert status.startswith("HTTP/1.1 400")
+    writer.close()
+
+
+async def test_a_foreign_origin_is_refused_before_the_upgrade(server: ServerProcess) -> None:
+    code = create_room(server.http)
+    _, writer, head = await raw_upgrade(server, f"/ws/{code}", "Origin: http://evil.example\r\n")
+    assert head.startswith("HTTP/1.1 403")
+    writer.close()
+
+
+async def test_the_same_port_serves_http_and_the_closing_handshake(server: ServerProcess) -> None:
+    async with httpx.AsyncClient() as http:
+        assert (await http.get(server.http + "/healthz")).status_code == 200
+    code = create_room(server.http)
+    ws = await websockets.connect(f"{server.ws}/ws/{code}")
+    await ws.send(hello().decode())
+    assert json.loads(await ws.recv())["t"] == "welcome"
+    await ws.ping()
+    await ws.close()
+    assert ws.close_code == 1000
