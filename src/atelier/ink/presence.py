@@ -16,25 +16,39 @@ _PEN, _ERASER, _CLEAR = 1, 0, 2
 
 
 class InkPresence:
-    __slots__ = ("_marks",)
+    __slots__ = ("_blank", "_marks")
 
     def __init__(self) -> None:
         self._marks = bytearray()
+        self._blank: bool | None = True  # None: to be worked out again
 
     def apply(self, batch: InkBatch) -> None:
         marks = self._marks
         for op in batch.ops:
             if isinstance(op, Begin):
-                marks.append(_PEN if op.tool == "pen" else _ERASER)
+                if op.tool == "pen":
+                    marks.append(_PEN)
+                    self._blank = False
+                else:  # an eraser stroke adds no ink: blank stays as it was
+                    marks.append(_ERASER)
             elif isinstance(op, Undo):
                 if marks:
                     marks.pop()
+                    self._blank = None
             elif isinstance(op, Clear):
                 marks.append(_CLEAR)
+                self._blank = True
 
     @property
     def blank(self) -> bool:
-        """No pen stroke since the last clear still standing."""
+        """No pen stroke since the last clear still standing. Asked after every
+        batch, and most batches only add points: kept until a stroke starts or
+        goes, rather than walking the marks each time."""
+        if self._blank is None:
+            self._blank = self._walk()
+        return self._blank
+
+    def _walk(self) -> bool:
         for mark in reversed(self._marks):
             if mark == _CLEAR:
                 return True

@@ -24,6 +24,7 @@ from atelier.games.core import Game, RuleError
 from atelier.games.registry import get_game
 from atelier.hub import open_hub
 from atelier.i18n import LANGUAGES, catalog, pick_language
+from atelier.ink.batches import BatchLog
 from atelier.server.addresses import AddressLimits, AddressPolicy, client_address
 from atelier.server.decks import router as decks_router
 from atelier.server.forwarded import Proxies
@@ -303,7 +304,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         ext = found.group(2) if found else ""
         batches = room.ink.get(key, {}).get(seat) if found else None
         if batches is None and found and _is_drawing(room, key, seat):
-            batches = []  # drew nothing: a blank drawing, not a missing one
+            batches = BatchLog()  # drew nothing: a blank drawing, not a missing one
         if batches is None or not _visible_to_public(room, key, seat):
             return _error(request, RuleError("unknown_drawing"), 404)
         if ext == "ink":

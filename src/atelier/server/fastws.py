@@ -153,6 +153,8 @@ class RoomSocket(asyncio.Protocol):
         self.task: asyncio.Task[None] | None = None
         self.key = ""
         self.lang = "en"
+        # the session's direct ink path (Session.ink_now), once it has one
+        self.ink_now: Callable[[bytes], bool] | None = None
 
     # -- the connection ----------------------------------------------------------
 
@@ -196,7 +198,8 @@ class RoomSocket(asyncio.Protocol):
             "client": tuple(peer[:2]) if peer else None,
             "server": tuple(local[:2]) if local else None, "subprotocols": [],
             # the session may write at once rather than through its writer task
-            "extensions": {"atelier.write_now": self.write_now},
+            "extensions": {"atelier.write_now": self.write_now,
+                           "atelier.take_ink": self.take_ink},
         }
         self.events.append({"type": "websocket.connect"})
         ws = WebSocket(scope, self.receive, self.send)
@@ -267,6 +270,11 @@ class RoomSocket(asyncio.Protocol):
         if event["type"] == "websocket.disconnect":
             self.events.appendleft(event)  # every later receive says so too
         return event
+
+    def take_ink(self, handler: Callable[[bytes], bool]) -> None:
+        """The session hands binary messages to ``handler`` directly while it
+        waits in ``receive`` with nothing queued, so their order is kept."""
+        self.ink_now = handler
 
     def write_now(self, data: bytes | str) -> bool:
         """Write one message at once if the socket takes it without waiting: open,
@@ -382,7 +390,10 @@ class RoomSocket(asyncio.Protocol):
             whole = b"".join(self.fragments)
             kind, self.fragment_opcode, self.fragments = self.fragment_opcode, 0, []
             if kind == BINARY:
-                self._push({"type": "websocket.receive", "bytes": whole})
+                handler, waiter = self.ink_now, self.waiter
+                if (handler is None or self.events or waiter is None or waiter.done()
+                        or not handler(whole)):
+                    self._push({"type": "websocket.receive", "bytes": whole})
                 return True
             try:
                 text = whole.decode()

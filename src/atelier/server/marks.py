@@ -15,7 +15,7 @@ backs of the cards) but the verdicts are, so the whole timeline waits.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from atelier.ink.guard import InkGuard
@@ -26,7 +26,7 @@ from atelier.store import EventRow
 
 
 def mark_for(
-    model: RoomModel, batches: dict[str, dict[int, list[bytes]]],
+    model: RoomModel, batches: Mapping[str, Mapping[int, Sequence[bytes]]],
     guards: dict[tuple[str, int], InkGuard], action: dict[str, Any],
 ) -> dict[str, Any] | None:
     """The mark to log with ``action``, if it marks a drawing of the current key."""

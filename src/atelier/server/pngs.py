@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 
 from atelier.ink.render import render_png
 
@@ -47,7 +47,8 @@ class PngCache(RenderCache):
     def __init__(self, capacity: int = 128) -> None:
         super().__init__(capacity)
 
-    async def get(self, key: tuple[str, str, int, int, int, str], batches: list[bytes]) -> bytes:
+    async def get(self, key: tuple[str, str, int, int, int, str],
+                  batches: Sequence[bytes]) -> bytes:
         """The PNG of ``batches``; ``key`` must change whenever they do (it holds
         the batch count: a drawing only ever grows)."""
         _, _, _, _, size, colour = key

@@ -16,12 +16,13 @@ import gc
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from atelier.games.core import SYSTEM, Game, RuleError
 from atelier.hub import Hub, HubMessage
+from atelier.ink.batches import BatchLog
 from atelier.ink.guard import InkGuard, restore
 from atelier.ink.presence import InkPresence
 from atelier.server import views
@@ -66,7 +67,7 @@ class LiveRoom:
     model: RoomModel
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set[Connection] = field(default_factory=set)
-    ink: dict[str, dict[int, list[bytes]]] = field(default_factory=dict)
+    ink: dict[str, dict[int, BatchLog]] = field(default_factory=dict)
     guards: dict[tuple[str, int], InkGuard] = field(default_factory=dict)
     presence: dict[tuple[str, int], InkPresence] = field(default_factory=dict)
     local_online: dict[str, int] = field(default_factory=dict)
@@ -83,9 +84,11 @@ class LiveRoom:
         return ids
 
     def add_ink(self, key: str, seat: int, data: bytes) -> int:
-        batches = self.ink.setdefault(key, {}).setdefault(seat, [])
-        batches.append(data)
-        return len(batches) - 1
+        by_seat = self.ink.setdefault(key, {})
+        batches = by_seat.get(seat)
+        if batches is None:
+            batches = by_seat[seat] = BatchLog()
+        return batches.append(data)
 
     def strokes(self, key: str, seat: int) -> int:
         guard = self.guards.get((key, seat))
@@ -455,7 +458,10 @@ class Rooms:
 
     # -- ink ----------------------------------------------------------------------
 
-    async def accept_ink(self, conn: Connection, data: bytes) -> None:
+    def take_ink(self, conn: Connection, data: bytes) -> tuple[LiveRoom, str, int, int, bool]:
+        """Check, keep and relay one batch, all without waiting: (room, key, seat,
+        batch number, whether the canvas is blank now). RuleError, and no change,
+        if refused."""
         room: LiveRoom = conn.room
         model = room.model
         seat = model.seat_of(conn.player_id)
@@ -466,23 +472,39 @@ class Rooms:
         presence.apply(batch)
         self.pending_ink.append((model.code, InkRow(key, seat, n, data)))
         self.relay_ink(room, key, seat, data, conn)
+        return room, key, seat, n, presence.blank
+
+    def accept_ink_now(self, conn: Connection, data: bytes) -> Awaitable[None] | None:
+        """The transport's direct path: ``take_ink``, then what is left to await
+        (a canvas report for the rules), or None. Only without a shared hub, as
+        the hub's publish must be awaited in order."""
+        room, _key, seat, _n, blank = self.take_ink(conn, data)
+        action = self._canvas_action(room, seat, blank)
+        return None if action is None else self._commit_canvas(room, action)
+
+    async def accept_ink(self, conn: Connection, data: bytes) -> None:
+        room, key, seat, n, blank = self.take_ink(conn, data)
         if self.hub.shared:
             await self.hub.publish(
-                HubMessage(model.code, "ink", self.hub.origin,
+                HubMessage(room.model.code, "ink", self.hub.origin,
                            {"key": key, "seat": seat, "n": n}, data)
             )
-        await self._report_canvas(room, seat, presence.blank)
+        action = self._canvas_action(room, seat, blank)
+        if action is not None:
+            await self._commit_canvas(room, action)
 
-    async def _report_canvas(self, room: LiveRoom, seat: int, blank: bool) -> None:
-        """Tell the rules whether the canvas shows ink, when they want to know
-        (DrawingGame.canvas_action). Awaited before the player's next message
-        is read, so "I drew, now I take a token" arrives in that order."""
+    def _canvas_action(self, room: LiveRoom, seat: int, blank: bool) -> dict[str, Any] | None:
+        """The action that tells the rules whether the canvas shows ink, when they
+        want to know (DrawingGame.canvas_action); None nearly always."""
         game: Any = room.model.game
         if room.model.phase != "playing" or not hasattr(game, "canvas_action"):
-            return
-        action = game.canvas_action(room.model.state, seat, blank)
-        if action is None:
-            return
+            return None
+        action: dict[str, Any] | None = game.canvas_action(room.model.state, seat, blank)
+        return action
+
+    async def _commit_canvas(self, room: LiveRoom, action: dict[str, Any]) -> None:
+        """Awaited before the player's next message is read, so "I drew, now I
+        take a token" arrives in that order."""
 
         def decide(m: RoomModel) -> tuple[Event, Any]:
             return decide_action(m, SYSTEM, action, time.time())
@@ -534,7 +556,7 @@ class Rooms:
             self.after_change(room, local=False, event=(msg.meta["kind"], msg.meta["data"]))
         elif msg.kind == "ink":
             key, seat, n = msg.meta["key"], int(msg.meta["seat"]), int(msg.meta["n"])
-            have = len(room.ink.get(key, {}).get(seat, []))
+            have = len(room.ink.get(key, {}).get(seat, ()))
             if n < have:
                 return
             guard = room.guards.setdefault((key, seat), InkGuard())

@@ -63,6 +63,9 @@ class Session:
         # ?ink=bundles: this client reads several ink frames per message
         self.conn = Connection(ws, bundles=ws.query_params.get("ink") == "bundles")
         self.room: LiveRoom | None = None
+        # what the direct ink path left to await (a canvas report); the next
+        # message waits for it, so messages take effect in the order sent
+        self.inflight: asyncio.Future[None] | None = None
 
     def error(self, err: RuleError, msg_id: int | None = None) -> None:
         self.conn.send(views.error_message(err, self.conn.lang, msg_id))
@@ -78,6 +81,9 @@ class Session:
         try:
             if await self.handshake():
                 self.on_hello()
+                take_ink = (self.ws.scope.get("extensions") or {}).get("atelier.take_ink")
+                if take_ink is not None:
+                    take_ink(self.ink_now)
                 await self.loop()
         except WebSocketDisconnect:
             pass
@@ -142,6 +148,12 @@ class Session:
     async def loop(self) -> None:
         while not self.conn.closing:
             message = await self.ws.receive()
+            if self.inflight is not None:
+                try:
+                    await self.inflight
+                except Exception:
+                    log.exception("ink failed in room %s", self.code)
+                self.inflight = None
             if message["type"] == "websocket.disconnect":
                 return
             data = message.get("bytes")
@@ -149,6 +161,31 @@ class Session:
                 await self.on_ink(data)
             else:
                 await self.on_text(message.get("text") or "")
+
+    def ink_now(self, data: bytes) -> bool:
+        """A batch straight from the transport, while this session waits for its
+        next message (so nothing sent before it is still being handled): checked,
+        kept and relayed without a task switch or an event object, which is most
+        of the server's work at 100 rooms (docs/performance.md). False: the
+        transport queues it for ``on_ink`` as any message."""
+        if self.inflight is not None or self.conn.closing or self.rooms.hub.shared:
+            return False
+        limits = self.conn.limits
+        now = time.monotonic()
+        if not (limits.ink_frames.take(1, now) and limits.ink_bytes.take(len(data), now)):
+            self.refuse(RuleError("rate_limited"))
+            return True
+        try:
+            rest = self.rooms.accept_ink_now(self.conn, data)
+        except RuleError as err:
+            self.refuse(err)
+        except Exception:
+            log.exception("ink failed in room %s", self.code)
+            self.error(RuleError("internal"))
+        else:
+            if rest is not None:
+                self.inflight = asyncio.ensure_future(rest)
+        return True
 
     async def on_ink(self, data: bytes) -> None:
         limits = self.conn.limits
