@@ -371,6 +371,9 @@ class RoomSocket(asyncio.Protocol):
 
     def _frame(self, final: bool, opcode: int, payload: bytes) -> bool:
         """Handle one frame; False when the connection is done with."""
+        if opcode == BINARY and final and not self.fragment_opcode:
+            self._binary(payload)  # the common case: a whole ink batch in one frame
+            return True
         if opcode in (TEXT, BINARY, CONTINUATION):
             if opcode == CONTINUATION:
                 if not self.fragment_opcode:
@@ -390,10 +393,7 @@ class RoomSocket(asyncio.Protocol):
             whole = b"".join(self.fragments)
             kind, self.fragment_opcode, self.fragments = self.fragment_opcode, 0, []
             if kind == BINARY:
-                handler, waiter = self.ink_now, self.waiter
-                if (handler is None or self.events or waiter is None or waiter.done()
-                        or not handler(whole)):
-                    self._push({"type": "websocket.receive", "bytes": whole})
+                self._binary(whole)
                 return True
             try:
                 text = whole.decode()
@@ -419,6 +419,13 @@ class RoomSocket(asyncio.Protocol):
             return False
         self._fail(1002, "unknown opcode")
         return False
+
+    def _binary(self, data: bytes) -> None:
+        """To the session's direct ink path if it waits with nothing queued, else queued."""
+        handler, waiter = self.ink_now, self.waiter
+        if (handler is None or self.events or waiter is None or waiter.done()
+                or not handler(data)):
+            self._push({"type": "websocket.receive", "bytes": data})
 
     def _fail(self, code: int, reason: str) -> None:
         self._close_frame(code, reason)

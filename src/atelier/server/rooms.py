@@ -76,6 +76,11 @@ class LiveRoom:
     bots: asyncio.Task[None] | None = None
     bots_again: bool = False
     active_at: float = field(default_factory=time.monotonic)  # last connection or change
+    # the rules' canvas_action (DrawingGame), looked up once: asked after every batch
+    canvas_action: Callable[[Any, int, bool], dict[str, Any] | None] | None = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.canvas_action = getattr(self.model.game, "canvas_action", None)
 
     def online(self) -> set[str]:
         ids = {pid for pid, n in self.local_online.items() if n > 0}
@@ -458,49 +463,53 @@ class Rooms:
 
     # -- ink ----------------------------------------------------------------------
 
-    def take_ink(self, conn: Connection, data: bytes) -> tuple[LiveRoom, str, int, int, bool]:
+    def take_ink(self, conn: Connection,
+                 data: bytes) -> tuple[LiveRoom, str, int, int, InkPresence]:
         """Check, keep and relay one batch, all without waiting: (room, key, seat,
-        batch number, whether the canvas is blank now). RuleError, and no change,
-        if refused."""
+        batch number, what the canvas shows now). RuleError, and no change, if
+        refused."""
         room: LiveRoom = conn.room
         model = room.model
         seat = model.seat_of(conn.player_id)
         key, batch = check_batch(model, seat, data, room.guards)
         assert seat is not None
         n = room.add_ink(key, seat, data)
-        presence = room.presence.setdefault((key, seat), InkPresence())
-        presence.apply(batch)
+        presence = room.presence.get((key, seat))
+        if presence is None:
+            presence = room.presence[(key, seat)] = InkPresence()
+        if batch.tools:  # else only points of an open stroke: nothing to follow
+            presence.apply(batch)
         self.pending_ink.append((model.code, InkRow(key, seat, n, data)))
         self.relay_ink(room, key, seat, data, conn)
-        return room, key, seat, n, presence.blank
+        return room, key, seat, n, presence
 
     def accept_ink_now(self, conn: Connection, data: bytes) -> Awaitable[None] | None:
         """The transport's direct path: ``take_ink``, then what is left to await
         (a canvas report for the rules), or None. Only without a shared hub, as
         the hub's publish must be awaited in order."""
-        room, _key, seat, _n, blank = self.take_ink(conn, data)
-        action = self._canvas_action(room, seat, blank)
+        room, _key, seat, _n, presence = self.take_ink(conn, data)
+        action = self._canvas_action(room, seat, presence)
         return None if action is None else self._commit_canvas(room, action)
 
     async def accept_ink(self, conn: Connection, data: bytes) -> None:
-        room, key, seat, n, blank = self.take_ink(conn, data)
+        room, key, seat, n, presence = self.take_ink(conn, data)
         if self.hub.shared:
             await self.hub.publish(
                 HubMessage(room.model.code, "ink", self.hub.origin,
                            {"key": key, "seat": seat, "n": n}, data)
             )
-        action = self._canvas_action(room, seat, blank)
+        action = self._canvas_action(room, seat, presence)
         if action is not None:
             await self._commit_canvas(room, action)
 
-    def _canvas_action(self, room: LiveRoom, seat: int, blank: bool) -> dict[str, Any] | None:
+    def _canvas_action(self, room: LiveRoom, seat: int,
+                       presence: InkPresence) -> dict[str, Any] | None:
         """The action that tells the rules whether the canvas shows ink, when they
         want to know (DrawingGame.canvas_action); None nearly always."""
-        game: Any = room.model.game
-        if room.model.phase != "playing" or not hasattr(game, "canvas_action"):
+        report = room.canvas_action
+        if report is None or room.model.phase != "playing":
             return None
-        action: dict[str, Any] | None = game.canvas_action(room.model.state, seat, blank)
-        return action
+        return report(room.model.state, seat, presence.blank)
 
     async def _commit_canvas(self, room: LiveRoom, action: dict[str, Any]) -> None:
         """Awaited before the player's next message is read, so "I drew, now I

@@ -20,10 +20,17 @@ def is_drawing_game(room: RoomModel) -> bool:
 
 
 def drawing_key(room: RoomModel) -> str | None:
-    if room.state is None or not is_drawing_game(room):
-        return None
-    key: str | None = room.game.drawing_key(room.state)  # type: ignore[attr-defined]
-    return None if key is None else room.ink_prefix + key
+    # asked for every ink batch: worked out once per logged event (the state
+    # changes only by them), and then the same string object, whose hash is kept
+    cached = room.drawing_key_at
+    if cached is not None and cached[0] == room.seq:
+        return cached[1]
+    key: str | None = None
+    if room.state is not None and is_drawing_game(room):
+        key = room.game.drawing_key(room.state)  # type: ignore[attr-defined]
+        key = None if key is None else room.ink_prefix + key
+    room.drawing_key_at = (room.seq, key)
+    return key
 
 
 def visible_drawers(room: RoomModel, viewer: int | None) -> frozenset[int]:
