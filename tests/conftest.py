@@ -31,8 +31,9 @@ from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 from pydantic import Field
 
+from atelier.errors import RuleError, require
 from atelier.games.actions import Action, ActionSchema
-from atelier.games.core import SYSTEM, RuleError, require
+from atelier.games.core import SYSTEM
 
 # Property tests check what holds, never how fast: on a loaded machine the default
 # 200 ms deadline per example and the "too slow" health check fail correct code.

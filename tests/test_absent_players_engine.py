@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from atelier.games.core import SYSTEM, RuleError
+from atelier.errors import RuleError
+from atelier.games.core import SYSTEM
 from atelier.games.incognito import GAME as INCOGNITO
 from atelier.games.incognito import State as IgState
 from atelier.games.pictomania import GAME as PICTOMANIA

@@ -18,7 +18,7 @@ from atelier.content.custom import (
     parse_deck,
 )
 from atelier.content.decks import Card
-from atelier.games.core import RuleError
+from atelier.errors import RuleError
 
 DOCS = Path(__file__).resolve().parent.parent / "docs" / "examples"
 WORDS = ["cat", "dog", "cow", "pig", "hen", "owl", "fox"]

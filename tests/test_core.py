@@ -1,5 +1,5 @@
 from atelier.cli import main
-from atelier.games.core import RuleError
+from atelier.errors import RuleError
 from atelier.i18n import pick_language, translate
 
 

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from atelier.games.core import SYSTEM, RuleError
+from atelier.errors import RuleError
+from atelier.games.core import SYSTEM
 from atelier.games.incognito import GAME, State
 from atelier.games.incognito.engine import dump
 from log_replay import Replay

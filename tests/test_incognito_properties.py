@@ -12,7 +12,8 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from atelier.games.core import SYSTEM, RuleError
+from atelier.errors import RuleError
+from atelier.games.core import SYSTEM
 from atelier.games.incognito import GAME, State
 from atelier.games.incognito.engine import place_remaining
 from log_replay import LoggedAction, Replay

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from atelier.games.core import RuleError
+from atelier.errors import RuleError
 from atelier.games.incognito.scoring import check_round, score_round
 
 FOUR = ["ann", "bob", "cy", "dee"]

@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from atelier.games.core import SYSTEM, RuleError
+from atelier.errors import RuleError
+from atelier.games.core import SYSTEM
 from atelier.games.pictomania import GAME
 from atelier.games.pictomania.state import State
 from pictomania_support import (

@@ -8,7 +8,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from atelier.games.core import SYSTEM, RuleError
+from atelier.errors import RuleError
+from atelier.games.core import SYSTEM
 from atelier.games.pictomania import GAME
 from atelier.games.pictomania.reveal import labels
 from atelier.games.pictomania.state import State

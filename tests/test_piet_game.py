@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from atelier.games.core import RuleError
+from atelier.errors import RuleError
 from atelier.games.piet import GAME, choose_move
 from atelier.games.piet.ai import choose_move as ai_move
 from atelier.games.piet.arena import play_game

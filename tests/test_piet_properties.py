@@ -6,7 +6,7 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from atelier.games.core import RuleError
+from atelier.errors import RuleError
 from atelier.games.piet.board import CANVAS_NAMES, PALETTE_NAMES, colour_at, occupied
 from atelier.games.piet.notation import Record, format_move, parse_move, read_record
 from atelier.games.piet.rules import (

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from atelier.games.core import RuleError
+from atelier.errors import RuleError
 from atelier.games.piet import GAME, PietState
 from atelier.games.piet.ai import choose_move
 from atelier.games.piet.game import MAX_RECORD_CHARS

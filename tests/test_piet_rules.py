@@ -4,7 +4,7 @@ import itertools
 
 import pytest
 
-from atelier.games.core import RuleError
+from atelier.errors import RuleError
 from atelier.games.piet.board import BEGINNER_PALETTE, EMPTY, Masks, colour_at, with_cell
 from atelier.games.piet.notation import format_move, parse_move
 from atelier.games.piet.rules import (

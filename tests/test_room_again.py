@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from atelier.games.core import SYSTEM, Game, RuleError
+from atelier.errors import RuleError
+from atelier.games.core import SYSTEM, Game
 from atelier.games.incognito import GAME as INCOGNITO
 from atelier.games.pictomania import GAME as PICTOMANIA
 from atelier.games.piet.game import GAME as PIET

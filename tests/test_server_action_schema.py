@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from atelier.errors import RuleError
 from atelier.games.actions import ActionSchema
-from atelier.games.core import RuleError
 from atelier.games.registry import GAME_NAMES, get_game
 from conftest import SECRETS, Client, ServerProcess, seated_room
 

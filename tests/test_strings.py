@@ -9,7 +9,7 @@ import string
 from collections import defaultdict
 from pathlib import Path
 
-from atelier.games.core import RuleError
+from atelier.errors import RuleError
 from atelier.i18n import LANGUAGES, catalog
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "atelier"

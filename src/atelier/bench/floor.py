@@ -25,7 +25,7 @@ import secrets
 import sys
 from typing import cast
 
-from atelier.games.core import RuleError
+from atelier.errors import RuleError
 from atelier.ink.guard import InkGuard
 from atelier.server.wsframe import BINARY, CLOSE, GUID, TEXT, frame, payload_length, unmask
 from atelier.store import InkRow, Store, open_store

@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
+from atelier.errors import RuleError, require
 from atelier.games.actions import Action, ActionSchema
-from atelier.games.core import SYSTEM, Game, RuleError, require
+from atelier.games.core import SYSTEM, Game
 
 ACTIONS = ActionSchema()
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from atelier.content.check import check_all, stats
 from atelier.content.custom import deck_summary, export_deck, parse_deck
 from atelier.content.decks import LEVELS, content_root
-from atelier.games.core import RuleError
+from atelier.errors import RuleError
 from atelier.i18n import LANGUAGES
 
 

@@ -26,7 +26,7 @@ from atelier.content.check import (
     repeated_words,
 )
 from atelier.content.decks import LEVELS, MAX_WORD_LENGTH, WORDS_PER_CARD, Card
-from atelier.games.core import RuleError
+from atelier.errors import RuleError
 
 Format = Literal["json", "csv"]
 Mode = Literal["alongside", "instead"]

@@ -26,7 +26,8 @@ from typing import Annotated, Literal, TypeVar, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from atelier.games.core import JSON, RuleError
+from atelier.errors import RuleError
+from atelier.games.core import JSON
 
 Int = Annotated[int, Field(ge=-(2**31), le=2**31)]
 """An integer field: strictly an int (not a bool, float or string), and small."""

@@ -1,4 +1,4 @@
-"""The game core: what every game is, and the errors it raises.
+"""The game core: what every game is (its errors: ``atelier.errors``).
 
 A game is a pure state machine, knowing nothing of sockets, clocks, databases or threads:
 
@@ -22,8 +22,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
-from atelier.i18n import LANGUAGES, translate
-
 if TYPE_CHECKING:
     from atelier.games.actions import ActionSchema
 
@@ -32,28 +30,6 @@ SYSTEM = -1
 """The seat the server acts as when a deadline passes."""
 
 S = TypeVar("S")
-
-
-class RuleError(Exception):
-    """A refused action. ``code`` is stable (clients and tests key on it);
-    ``params`` fill the translated message ``error.<code>``."""
-
-    def __init__(self, code: str, **params: Any) -> None:
-        super().__init__(code)
-        self.code = code
-        self.params = params
-
-    def message(self, lang: str = "en") -> str:
-        return translate(f"error.{self.code}", lang, **self.params)
-
-    def messages(self) -> dict[str, str]:
-        return {lang: self.message(lang) for lang in LANGUAGES}
-
-    def to_json(self) -> dict[str, JSON]:
-        return {"code": self.code, "params": self.params}
-
-    def __str__(self) -> str:
-        return self.message("en")
 
 
 class Game(Protocol[S]):
@@ -92,12 +68,6 @@ class Game(Protocol[S]):
     def dump(self, state: S) -> dict[str, JSON]: ...
 
     def load(self, data: Mapping[str, JSON]) -> S: ...
-
-
-def require(condition: bool, code: str, **params: Any) -> None:
-    """Raise ``RuleError(code)`` unless ``condition`` holds."""
-    if not condition:
-        raise RuleError(code, **params)
 
 
 class DrawingGame(Game[S], Protocol[S]):

@@ -5,7 +5,8 @@ from __future__ import annotations
 from importlib import import_module
 from typing import Any
 
-from atelier.games.core import Game, RuleError
+from atelier.errors import RuleError
+from atelier.games.core import Game
 
 GAME_NAMES: tuple[str, ...] = ("pictomania", "incognito", "piet")
 

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 from typing import Any
 
-from atelier.games.core import RuleError
+from atelier.errors import RuleError
 
 VERSION = 1
 CANVAS_SIZE = 4096

@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 
-from atelier.games.core import RuleError
+from atelier.errors import RuleError
 from atelier.server.forwarded import Proxies
 from atelier.server.limits import TokenBucket
 

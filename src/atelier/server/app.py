@@ -20,7 +20,8 @@ from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.exceptions import HTTPException
 
-from atelier.games.core import Game, RuleError
+from atelier.errors import RuleError
+from atelier.games.core import Game
 from atelier.games.registry import get_game
 from atelier.hub import open_hub
 from atelier.i18n import LANGUAGES, catalog, pick_language

@@ -26,7 +26,7 @@ from atelier.content.custom import (
     parse_deck,
 )
 from atelier.content.decks import Card
-from atelier.games.core import RuleError
+from atelier.errors import RuleError
 from atelier.games.pictomania.settings import cards_per_round
 from atelier.i18n import pick_language
 from atelier.server.model import decide_settings

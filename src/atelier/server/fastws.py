@@ -31,7 +31,7 @@ from starlette.websockets import WebSocket
 from uvicorn.config import HTTP_PROTOCOLS
 from uvicorn.importer import import_from_string
 
-from atelier.games.core import RuleError
+from atelier.errors import RuleError
 from atelier.i18n import pick_language
 from atelier.server.headers import HEADERS
 from atelier.server.wsframe import (

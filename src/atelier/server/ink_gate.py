@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from atelier.games.core import require
+from atelier.errors import require
 from atelier.ink.codec import MAX_BATCH_BYTES, InkBatch
 from atelier.ink.guard import InkGuard
 from atelier.server.model import RoomModel

@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from atelier.games.core import SYSTEM, Game, require
+from atelier.errors import require
+from atelier.games.core import SYSTEM, Game
 
 if TYPE_CHECKING:
     from atelier.store import EventRow

@@ -11,7 +11,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from atelier.games.core import RuleError
+from atelier.errors import RuleError
 
 PROTOCOL_VERSION = 1
 MAX_TEXT_BYTES = 16 * 1024

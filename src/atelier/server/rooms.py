@@ -20,7 +20,8 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from atelier.games.core import SYSTEM, Game, RuleError
+from atelier.errors import RuleError
+from atelier.games.core import SYSTEM, Game
 from atelier.hub import Hub, HubMessage
 from atelier.ink.batches import BatchLog
 from atelier.ink.guard import InkGuard, restore

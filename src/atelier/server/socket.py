@@ -13,7 +13,7 @@ from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from atelier.games.core import RuleError
+from atelier.errors import RuleError
 from atelier.i18n import pick_language
 from atelier.server import model as m
 from atelier.server import protocol as p

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from atelier.games.core import RuleError
+from atelier.errors import RuleError
 from atelier.server.model import Player, RoomModel
 from atelier.server.protocol import PROTOCOL_VERSION
 

@@ -13,7 +13,8 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from atelier.games.core import JSON, SYSTEM, RuleError, require
+from atelier.errors import RuleError, require
+from atelier.games.core import JSON, SYSTEM
 from atelier.games.incognito.scoring import score_round
 from atelier.games.incognito.settings import (
     MAX_PLAYERS,

@@ -13,7 +13,8 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from atelier.games.core import JSON, RuleError
+from atelier.errors import RuleError
+from atelier.games.core import JSON
 from atelier.games.incognito.scoring import score_round
 
 USAGE = "usage: atelier score incognito FILE   (FILE may be - for standard input)"

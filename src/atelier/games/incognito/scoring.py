@@ -12,7 +12,7 @@ from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from atelier.games.core import RuleError, require
+from atelier.errors import RuleError, require
 from atelier.games.incognito.settings import MAX_PLAYERS, MIN_PLAYERS, TILES
 
 P = TypeVar("P", bound=Hashable)

@@ -6,7 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from atelier.content.decks import incognito_content
-from atelier.games.core import JSON, RuleError, require
+from atelier.errors import RuleError, require
+from atelier.games.core import JSON
 from atelier.i18n import LANGUAGES
 
 MIN_PLAYERS = 3

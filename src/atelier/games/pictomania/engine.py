@@ -11,7 +11,8 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from atelier.content.decks import LEVELS, Card
-from atelier.games.core import SYSTEM, RuleError, require
+from atelier.errors import RuleError, require
+from atelier.games.core import SYSTEM
 from atelier.games.pictomania import settings as settings_mod
 from atelier.games.pictomania import tokens
 from atelier.games.pictomania.reveal import is_void, labels, round_result

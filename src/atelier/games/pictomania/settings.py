@@ -7,7 +7,7 @@ from typing import Any
 
 from atelier.content.custom import cards_from_settings, check_confusables
 from atelier.content.decks import LEVELS, WORDS_PER_CARD, Card, pictomania_cards
-from atelier.games.core import RuleError
+from atelier.errors import RuleError
 from atelier.i18n import LANGUAGES
 
 MAX_ROUNDS = 12

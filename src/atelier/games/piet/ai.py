@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from atelier.games.core import RuleError
+from atelier.errors import RuleError
 from atelier.games.piet.board import (
     FULL_BONUS,
     FULL_CANVAS,

@@ -19,8 +19,9 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
+from atelier.errors import RuleError, require
 from atelier.games.actions import Action, ActionSchema
-from atelier.games.core import JSON, RuleError, require
+from atelier.games.core import JSON
 from atelier.games.piet.ai import COMPUTER_LEVELS, choose_move
 from atelier.games.piet.board import COLOURS, Masks, colour_at
 from atelier.games.piet.notation import (

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from atelier.games.core import RuleError
+from atelier.errors import RuleError
 from atelier.games.piet.board import CANVAS_NAMES, COLOURS, PALETTE_NAMES
 from atelier.games.piet.rules import SETUPS, Fill, Move, State, new_game, paint_move, play
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from atelier.games.core import RuleError
+from atelier.errors import RuleError
 from atelier.games.piet.board import (
     BEGINNER_PALETTE,
     CANVAS_NAMES,
