@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from atelier.cli import main
-from atelier.games.incognito.scorer_cli import parse_round
 from atelier.games.incognito.scoring import score_round
+from atelier.tools.score_incognito import parse_round
 
 ISSUE_EXAMPLE = {
     "players": ["ann", "bob", "cy", "dee"],

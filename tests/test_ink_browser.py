@@ -18,7 +18,8 @@ from atelier.ink.synth import DEVICES, record
 
 pytestmark = pytest.mark.browser
 
-WEB = Path(__file__).resolve().parents[1] / "src" / "atelier" / "web"
+# the package: the ink demo page (bench/ink_demo) loads the app's ink modules (web/ink)
+ROOT = Path(__file__).resolve().parents[1] / "src" / "atelier"
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(os.environ.get("ATELIER_ARTIFACTS", "/tmp/atelier-artifacts"))
 
@@ -30,7 +31,7 @@ class _Quiet(http.server.SimpleHTTPRequestHandler):
 
 @pytest.fixture(scope="module")
 def base_url() -> Iterator[str]:
-    handler = functools.partial(_Quiet, directory=str(WEB))
+    handler = functools.partial(_Quiet, directory=str(ROOT))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -44,7 +45,7 @@ def page(browser: Any, base_url: str) -> Iterator[Any]:
     pg = context.new_page()
     errors: list[str] = []
     pg.on("pageerror", lambda e: errors.append(str(e)))
-    pg.goto(f"{base_url}/ink/demo.html")
+    pg.goto(f"{base_url}/bench/ink_demo/demo.html")
     pg.wait_for_function("window.demo !== undefined")
     yield pg
     context.close()
@@ -179,7 +180,7 @@ def test_undo_in_a_long_drawing_redraws_exactly(page: Any) -> None:
         _settle(page)
     page.evaluate(
         """async () => {
-        const { InkViewer } = await import('./surface.js');
+        const { InkViewer } = await import('../../web/ink/surface.js');
         const host = document.createElement('div');
         host.style.width = document.querySelector('#drawer').clientWidth + 'px';
         document.body.appendChild(host);
@@ -208,7 +209,7 @@ def test_a_second_finger_and_a_resting_palm_do_not_draw(browser: Any, base_url: 
         viewport={"width": 400, "height": 700}, has_touch=True, is_mobile=True
     )
     pg = context.new_page()
-    pg.goto(f"{base_url}/ink/demo.html")
+    pg.goto(f"{base_url}/bench/ink_demo/demo.html")
     pg.wait_for_function("window.demo !== undefined")
     box = pg.locator("#drawer .ink-surface").bounding_box()
     touch_action = pg.evaluate(

@@ -64,7 +64,7 @@ def test_moves_are_canonical_sorted_and_complete(
 def test_a_finished_game_has_no_moves_and_a_result(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from atelier.games.piet.arena import play_game
+    from atelier.tools.piet_arena import play_game
 
     record = play_game("greedy", "greedy", True, 5).record
     path = write(tmp_path, record)

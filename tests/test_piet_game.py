@@ -7,8 +7,8 @@ import pytest
 from atelier.errors import RuleError
 from atelier.games.piet import GAME, choose_move
 from atelier.games.piet.ai import choose_move as ai_move
-from atelier.games.piet.arena import play_game
 from atelier.games.piet.rules import legal_moves, new_game
+from atelier.tools.piet_arena import play_game
 
 
 def test_settings_are_validated_and_completed() -> None:

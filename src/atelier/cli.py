@@ -14,9 +14,9 @@ from importlib import import_module
 # command words -> module whose main(argv) takes the remaining arguments
 COMMANDS: dict[tuple[str, ...], tuple[str, str]] = {
     ("serve",): ("atelier.server.cli", "start the server (rooms for every game)"),
-    ("score", "pictomania"): ("atelier.games.pictomania.scorer_cli", "score one Pictomania round"),
-    ("score", "incognito"): ("atelier.games.incognito.scorer_cli", "score one Incognito round"),
-    ("piet",): ("atelier.games.piet.cli", "Piet records, legal moves, computer arena"),
+    ("score", "pictomania"): ("atelier.tools.score_pictomania", "score one Pictomania round"),
+    ("score", "incognito"): ("atelier.tools.score_incognito", "score one Incognito round"),
+    ("piet",): ("atelier.tools.piet_cli", "Piet records, legal moves, computer arena"),
     ("decks",): ("atelier.content.cli", "check and count the word decks"),
     ("bench",): ("atelier.bench.cli", "benchmarks that print figures"),
 }

@@ -69,7 +69,7 @@ def _moves(argv: list[str]) -> int:
 
 
 def _arena(argv: list[str]) -> int:
-    from atelier.games.piet.arena import main as arena_main
+    from atelier.tools.piet_arena import main as arena_main
 
     return arena_main(argv)
 

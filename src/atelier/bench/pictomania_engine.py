@@ -1,4 +1,4 @@
-"""Figures for the Pictomania engine: ``python -m atelier.games.pictomania.bench``.
+"""Figures for the Pictomania engine: ``python -m atelier.bench.pictomania_engine``.
 
 Prints microseconds per apply, per view and per dump+load of a 6-player round
 on the built-in English deck (or a small generated deck if that is missing).

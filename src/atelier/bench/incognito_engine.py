@@ -1,4 +1,4 @@
-"""Figures for the Incognito engine: ``python -m atelier.games.incognito.bench [REPEAT]``.
+"""Figures for the Incognito engine: ``python -m atelier.bench.incognito_engine [REPEAT]``.
 
 Prints microseconds per apply (a vote), per view (six players and a spectator, during the
 vote and after the reveal), per dump+load, and per scored round through the scorer command's
@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from atelier.games.incognito import GAME
 from atelier.games.incognito.engine import State
-from atelier.games.incognito.scorer_cli import score_text
+from atelier.tools.score_incognito import score_text
 
 NAMES = ["a", "b", "c", "d", "e", "f"]
 SETTINGS = {"custom_words": [f"word{i}" for i in range(60)],

@@ -6,7 +6,7 @@
 - undo in a long drawing: the frame after an undo, from the snapshot and
   (for comparison) redrawing every stroke.
 
-    python -m atelier.ink.bench_browser [--seconds S] [--strokes N]
+    python -m atelier.bench.ink_browser [--seconds S] [--strokes N]
 
 Needs the dev dependency playwright and /usr/bin/chromium.
 """
@@ -24,12 +24,13 @@ from typing import Any
 
 from atelier.ink.synth import DEVICES, record
 
-WEB = Path(__file__).resolve().parents[1] / "web"
+ROOT = Path(__file__).resolve().parents[1]
+"""The package: the demo page (bench/ink_demo) loads the app's own ink modules (web/ink)."""
 CHROMIUM = "/usr/bin/chromium"
 
 _SETUP = """
 async ({ drawings, longDrawing }) => {
-  const { InkViewer, InkSurface } = await import('./surface.js');
+  const { InkViewer, InkSurface } = await import('../../web/ink/surface.js');
   const hex = (h) => Uint8Array.from(h.match(/../g), (b) => parseInt(b, 16));
   document.body.innerHTML = '<div id=grid style="display:grid;grid-template-columns:1fr 1fr;' +
     'gap:4px;width:100%"></div>';
@@ -114,7 +115,7 @@ def _serve() -> tuple[http.server.ThreadingHTTPServer, str]:
             pass
 
     server = http.server.ThreadingHTTPServer(
-        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(WEB))
+        ("127.0.0.1", 0), functools.partial(Quiet, directory=str(ROOT))
     )
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}"
@@ -127,7 +128,7 @@ def _ms(values: Sequence[float]) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m atelier.ink.bench_browser")
+    parser = argparse.ArgumentParser(prog="python -m atelier.bench.ink_browser")
     parser.add_argument("--seconds", type=float, default=8.0, help="length of the live part")
     parser.add_argument("--strokes", type=int, default=1000, help="strokes in the long drawing")
     parser.add_argument("--throttle", type=float, default=4.0, help="CPU slow-down (phone-like)")
@@ -152,7 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 viewport={"width": 390, "height": 844}, device_scale_factor=3, is_mobile=True
             )
             page = context.new_page()
-            page.goto(f"{url}/ink/demo.html")
+            page.goto(f"{url}/bench/ink_demo/demo.html")
             page.wait_for_function("window.demo !== undefined")
             page.evaluate(_SETUP, {"drawings": drawings, "longDrawing": long_drawing})
             cdp = context.new_cdp_session(page)

@@ -1,6 +1,6 @@
 // The ink demo page (demo.html); a file of its own, as the CSP allows no inline script.
-import { InkSurface, InkViewer } from "./surface.js";
-import { decodeBatch } from "./codec.js";
+import { InkSurface, InkViewer } from "../../web/ink/surface.js";
+import { decodeBatch } from "../../web/ink/codec.js";
 
 const stats = { batches: 0, bytes: 0, points: 0 };
 const sent = [];
