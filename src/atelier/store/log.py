@@ -15,6 +15,7 @@ A ``prefix`` names the tables, so test runs and deployments can share a database
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -115,8 +116,9 @@ class Store:
         self.prefix = prefix
         self.meta, self.rooms, self.events, self.ink = _tables(prefix)
         # SQLite has one writer at a time: queue our own writes rather than
-        # letting them fight over the file lock.
-        self._write_lock = asyncio.Lock()
+        # letting them fight over the file lock. PostgreSQL takes them together.
+        self._write_lock: contextlib.AbstractAsyncContextManager[Any] = (
+            asyncio.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext())
 
     async def create_tables(self) -> None:
         for attempt in range(20):
