@@ -108,3 +108,23 @@ def test_piet_strings_exist_in_all_three_languages() -> None:
     error = RuleError("piet.canvas_cell_taken", cell="b2")
     assert len(set(error.messages().values())) == 3
     assert all("b2" in text for text in error.messages().values())
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_the_move_list_says_who_moved_with_brushes_too(seed: int) -> None:
+    # a brush gives two turns running: the list is told by whoever was to move
+    import random
+
+    from atelier.games.piet.notation import format_move
+
+    rng = random.Random(seed)
+    state = GAME.new({"setup": "beginner", "brushes": True}, ["ann", "bob"], seed)
+    expected = []
+    while not GAME.is_over(state) and len(expected) < 40:
+        mover = state.board.to_move
+        move = rng.choice(sorted(legal_moves(state.board), key=format_move))
+        expected.append(mover)
+        state = GAME.apply(state, mover, {"type": "move", "move": format_move(move)}, 0.0)
+    assert [m["seat"] for m in GAME.view(state, None)["moves"]] == expected
+    again = GAME.load(json.loads(json.dumps(GAME.dump(state))))
+    assert GAME.view(again, 0)["moves"] == GAME.view(state, 0)["moves"]

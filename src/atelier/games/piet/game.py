@@ -79,6 +79,9 @@ class PietState:
     points: tuple[int, ...] = ()
     loaded: int = 0
     """How many of ``moves`` came from the ``record`` setting."""
+    movers: tuple[int, ...] = ()
+    """Who made each of ``moves`` (a brush gives a player two turns running), kept
+    so that a view does not replay the game to say it."""
 
 
 def _cells(masks: Masks, count: int) -> list[str | None]:
@@ -140,8 +143,9 @@ class PietGame:
             return PietState(full, tuple(seats), seed, board)
         replayed = read_record_setting(full["record"])
         moves = tuple(replayed.record.moves)
+        movers = tuple(before.to_move for before in replayed.states[:-1])
         return PietState(full, tuple(seats), seed, replayed.final, moves,
-                         tuple(replayed.points), len(moves))
+                         tuple(replayed.points), len(moves), movers)
 
     def apply(
         self, state: PietState, seat: int, action: Mapping[str, JSON], now: float
@@ -154,7 +158,8 @@ class PietGame:
         move = parse_move(str(action["move"]))
         board, points = play(state.board, move)
         return PietState(state.settings, state.seats, state.seed, board,
-                         (*state.moves, move), (*state.points, points), state.loaded)
+                         (*state.moves, move), (*state.points, points), state.loaded,
+                         (*state.movers, seat))
 
     def view(self, state: PietState, seat: int | None) -> dict[str, JSON]:
         board = state.board
@@ -170,13 +175,9 @@ class PietGame:
                 "brushes": board.brushes[index],
                 "computer": computers.get(index),
             })
-        history = []
-        mover = 0
-        replay = Record(str(state.settings["setup"]), bool(state.settings["brushes"])).start()
-        for move, points in zip(state.moves, state.points, strict=True):
-            mover = replay.to_move
-            replay = play(replay, move)[0]
-            history.append({"seat": mover, "move": format_move(move), "points": points})
+        history = [{"seat": mover, "move": format_move(move), "points": points}
+                   for move, points, mover in zip(state.moves, state.points, state.movers,
+                                                  strict=True)]
         return {
             "game": self.name,
             "you": seat,
