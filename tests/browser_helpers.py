@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from playwright.sync_api import Browser, BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize
 
 from atelier.games.registry import get_game
 from atelier.server.model import replay_log
@@ -17,8 +17,8 @@ from atelier.store import EventRow
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
-PHONE = {"width": 360, "height": 740}
-DESKTOP = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 360, "height": 740}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 TIMEOUT_MS = 15_000
 CSP_WATCH = """document.addEventListener("securitypolicyviolation", (e) => {
   const what = `CSP blocked ${e.effectiveDirective}: ${e.blockedURI} ${e.sample || ""}`;
@@ -169,7 +169,7 @@ MUST_FIT = ", ".join([
 
 def no_overflow(page: Page) -> dict[str, Any]:
     """Sizes that show whether anything spills out of the viewport."""
-    return page.evaluate(
+    sizes: dict[str, Any] = page.evaluate(
         """(selector) => {
       const vw = window.innerWidth, vh = window.innerHeight;
       const outside = [];
@@ -185,6 +185,7 @@ def no_overflow(page: Page) -> dict[str, Any]:
     }""",
         MUST_FIT,
     )
+    return sizes
 
 
 def replay_totals(db: str, code: str) -> tuple[list[str], list[int]]:

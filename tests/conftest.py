@@ -125,7 +125,7 @@ class SecretsGame:
 
     def apply(self, state: Mapping[str, Any], seat: int, action: Mapping[str, Any],
               now: float) -> dict[str, Any]:
-        s = json.loads(json.dumps(state))
+        s: dict[str, Any] = json.loads(json.dumps(state))
         kind = action.get("type")
         if kind == "advance":
             require(seat == SYSTEM, "not_a_player")

@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, ViewportSize
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from browser_helpers import ARTIFACTS, CHROMIUM
@@ -28,7 +28,7 @@ pytestmark = [
     pytest.mark.skipif(not os.path.exists(CHROMIUM), reason="needs Debian's chromium"),
 ]
 
-PHONE = {"width": 360, "height": 740}
+PHONE: ViewportSize = {"width": 360, "height": 740}
 TIMEOUT_MS = 20_000
 LOCALES = {"en": "en-GB", "de": "de-DE", "uk": "uk-UA"}
 # 20 characters each (the longest name a player may choose), no spaces to break at.

@@ -357,7 +357,7 @@ def test_a_reviewed_pair_is_allowed_and_a_stale_one_reported(root: Path) -> None
     cards = with_words(1, "en", ["hot dog"], ["hot chocolate"])
     set_cards(root, "en", 1, cards)
     assert [p.finding.code for p in check_all(root)] == ["deck_confusable"]
-    data = {"cards": cards, "confusable_ok": [["Hot chocolate", "hot dog"]]}
+    data: dict[str, Any] = {"cards": cards, "confusable_ok": [["Hot chocolate", "hot dog"]]}
     write(root, "decks/pictomania/en/level1.json", data)
     assert lines(root) == []
     data["confusable_ok"].append(["hot dog", "corn dog"])

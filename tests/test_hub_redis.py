@@ -5,12 +5,18 @@ from __future__ import annotations
 import asyncio
 import secrets
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from atelier.ink.codec import Begin, End, Points, encode_batch
 from atelier.store import open_store
 from conftest import PG_URL, REDIS_URL, Client, ServerProcess, create_room, open_client
+
+
+def _has_id(k: int) -> Callable[[Any], bool]:
+    """The reply to the message sent with id ``k``."""
+    return lambda m: bool(m.get("id") == k)
 
 pytestmark = [pytest.mark.redis, pytest.mark.postgres]
 
@@ -41,11 +47,11 @@ async def test_two_processes_one_room(server_factory: Callable[..., ServerProces
                 await c.send({"t": "act", "id": k, "action": {"type": "note"}})
             replies = []
             for k in range(10):
-                reply = await c.expect_any(("ack", "error"), lambda m, k=k: m.get("id") == k)
+                reply = await c.expect_any(("ack", "error"), _has_id(k))
                 replies.append(reply.get("code", "ack"))
             return replies
 
-        assert await asyncio.gather(notes(ann), notes(bob)) == [["ack"] * 10] * 2
+        assert list(await asyncio.gather(notes(ann), notes(bob))) == [["ack"] * 10] * 2
         await ann.state(lambda m: bool(m["game"]) and m["game"]["notes"] == 20)
         await bob.state(lambda m: bool(m["game"]) and m["game"]["notes"] == 20)
 

@@ -130,7 +130,7 @@ def test_damaged_batches_never_raise_anything_but_ink_error(
 
 
 def test_the_documented_example_is_byte_exact() -> None:
-    ops = [Begin("pen", 24, 1000, 2000, 0), Points((8, 6, 8, 0, 10, 6, 9, 0)), End()]
+    ops: list[Op] = [Begin("pen", 24, 1000, 2000, 0), Points((8, 6, 8, 0, 10, 6, 9, 0)), End()]
     data = encode_batch(ops)
     assert data.hex(" ") == "01 80 60 fa 1f 42 00 08 89 1c 11 69 e0"  # docs/ink.md
     assert decode_batch(data).ops == tuple(ops)

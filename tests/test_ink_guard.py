@@ -111,7 +111,7 @@ def test_the_guard_is_rebuilt_from_stored_batches() -> None:
 
 
 def _state(guard: InkGuard) -> tuple[object, ...]:
-    seen = (guard.open, guard.strokes)
+    seen: tuple[object, ...] = (guard.open, guard.strokes)
     if guard.open:  # a closed stroke's last point no longer matters
         seen += (guard.x, guard.y, guard.t, guard.p, guard.count, guard.pressure)
     return seen

@@ -41,7 +41,8 @@ def test_png_has_the_asked_size_and_shows_the_ink() -> None:
     assert 400 < _ink(png) < 1600
     assert _ink(render_png([], "#ff0000", size=256)) == 0
     transparent = Image.open(io.BytesIO(render_png([HORIZONTAL], "#f00", 64, background=None)))
-    assert transparent.mode == "RGBA" and transparent.getpixel((0, 0))[3] == 0
+    corner = transparent.getpixel((0, 0))
+    assert transparent.mode == "RGBA" and isinstance(corner, tuple) and corner[3] == 0
 
 
 def test_undo_and_clear_are_applied() -> None:

@@ -542,11 +542,12 @@ def test_canvas_reports_only_in_the_first_edition_and_only_changes() -> None:
     first = deal(new(3, edition="first"), drawn=False)
     assert GAME.canvas_action(first, 0, True) is None  # known to be blank already
     assert GAME.canvas_action(first, 0, False) == {"type": "canvas", "seat": 0, "drawn": True}
-    for who, action, code in [
+    cases: list[tuple[int, dict[str, Any], str]] = [
         (0, {"seat": 0, "drawn": True}, "bad_action"),  # only the server reports ink
         (SYSTEM, {"seat": 9, "drawn": True}, "bad_target"),
         (SYSTEM, {"seat": 0, "drawn": "yes"}, "bad_action"),
-    ]:
+    ]
+    for who, action, code in cases:
         with pytest.raises(RuleError) as err:
             GAME.apply(first, who, {"type": "canvas", **action}, 0.0)
         assert err.value.code == code

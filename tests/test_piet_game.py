@@ -119,7 +119,7 @@ def test_the_move_list_says_who_moved_with_brushes_too(seed: int) -> None:
 
     rng = random.Random(seed)
     state = GAME.new({"setup": "beginner", "brushes": True}, ["ann", "bob"], seed)
-    expected = []
+    expected: list[int] = []
     while not GAME.is_over(state) and len(expected) < 40:
         mover = state.board.to_move
         move = rng.choice(sorted(legal_moves(state.board), key=format_move))

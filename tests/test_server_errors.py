@@ -4,11 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 import websockets
+from websockets.typing import Origin
 
 from conftest import Client, ServerProcess, create_room, open_client, seated_room
+
+
+def _has_id(k: int) -> Callable[[Any], bool]:
+    """The reply to the message sent with id ``k``."""
+    return lambda m: bool(m.get("id") == k)
 
 
 async def test_hello_must_come_first(server: ServerProcess, clients: list[Client]) -> None:
@@ -40,9 +48,9 @@ async def test_bad_version_and_unknown_room(server: ServerProcess) -> None:
 async def test_foreign_origin_is_refused(server: ServerProcess) -> None:
     code = create_room(server.http)
     with pytest.raises(websockets.InvalidStatus) as refused:
-        await websockets.connect(f"{server.ws}/ws/{code}", origin="http://evil.example")
+        await websockets.connect(f"{server.ws}/ws/{code}", origin=Origin("http://evil.example"))
     assert refused.value.response.status_code == 403
-    ok = await websockets.connect(f"{server.ws}/ws/{code}", origin=server.http)
+    ok = await websockets.connect(f"{server.ws}/ws/{code}", origin=Origin(server.http))
     await ok.close()
 
 
@@ -125,7 +133,7 @@ async def test_simultaneous_actions_each_answered(server: ServerProcess,
     async def five_notes(p: Client, i: int) -> list[str]:
         for k in range(5):
             await p.send({"t": "act", "id": k, "action": {"type": "note", "text": str(i)}})
-        return [(await p.expect_any(("ack", "error"), lambda m, k=k: m.get("id") == k))["t"]
+        return [(await p.expect_any(("ack", "error"), _has_id(k)))["t"]
                 for k in range(5)]
 
     replies = await asyncio.gather(*(five_notes(p, i) for i, p in enumerate(players)))

@@ -13,8 +13,9 @@ from atelier.ink.codec import Begin, End, Points, encode_batch
 from conftest import Client, ServerProcess, create_room, open_client
 
 SECRET_KEYS = ("letter", "number")
-CARDS = [{"id": f"leak{i}", "level": 1, "words": [f"w{i}{j}x" for j in "abcdefg"]}
-         for i in range(6)]
+CARDS: list[dict[str, Any]] = [
+    {"id": f"leak{i}", "level": 1, "words": [f"w{i}{j}x" for j in "abcdefg"]} for i in range(6)
+]
 
 
 def unrevealed_game(msg: dict[str, Any], viewer: Client, seed: int,
@@ -90,6 +91,7 @@ async def test_no_secret_before_its_reveal(server: ServerProcess, clients: list[
         await spectator.sync()
 
         tokens = {c.player: c.token for c in players}
+        assert server.db is not None
         seed = json.loads(sqlite3.connect(server.db).execute(
             "select data from events where room=? and seq=1", (code,)).fetchone()[0])["seed"]
         for viewer in [*players, spectator]:
@@ -171,6 +173,7 @@ async def test_play_again_away_and_removed_players_leak_nothing(
     await p2.drain(0.2)
 
     tokens = {c.player: c.token for c in players}
+    assert server.db is not None
     seed = json.loads(sqlite3.connect(server.db).execute(
         "select data from events where room=? and seq=1", (code,)).fetchone()[0])["seed"]
     for viewer in (host, p1, p2, spectator):

@@ -83,6 +83,7 @@ async def test_guesses_on_the_timeline_from_the_log_only_after_the_reveal(
     shown = httpx.get(url + ".json", timeout=30).json()
     assert shown["revealed"] is True
     batches = split(httpx.get(url + ".ink", timeout=30).content)
+    assert server.db is not None
     rows = sqlite3.connect(server.db).execute(
         "select data from events where room=? and kind='action' order by seq", (code,)).fetchall()
     logged = [d for d in (json.loads(r[0]) for r in rows) if "mark" in d]
@@ -117,4 +118,4 @@ async def test_animated_export_is_bounded_and_hidden_until_public(
         assert reply.status_code == 200 and reply.headers["content-type"] == f"image/{fmt}"
         assert len(reply.content) <= MAX_BYTES
         image = Image.open(io.BytesIO(reply.content))
-        assert image.size[0] <= MAX_SIZE and 1 < image.n_frames <= MAX_FRAMES
+        assert image.size[0] <= MAX_SIZE and 1 < getattr(image, "n_frames", 1) <= MAX_FRAMES

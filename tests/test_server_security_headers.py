@@ -9,6 +9,7 @@ from pathlib import Path
 
 import httpx
 import websockets
+from websockets.typing import Origin
 
 from atelier.i18n import translate
 from conftest import ServerProcess, create_room
@@ -54,7 +55,7 @@ async def connect(srv: ServerProcess, code: str, origin: str,
                   headers: dict[str, str] | None = None) -> int:
     """101 if the WebSocket opens, else the HTTP status of the refusal."""
     try:
-        ws = await websockets.connect(f"{srv.ws}/ws/{code}", origin=origin,
+        ws = await websockets.connect(f"{srv.ws}/ws/{code}", origin=Origin(origin),
                                       additional_headers=headers or {})
     except websockets.InvalidStatus as refused:
         return int(refused.response.status_code)

@@ -60,10 +60,11 @@ async def test_a_worker_that_dies_is_started_again(
     assert srv.proc is not None
     codes = [create_room(srv.http) for _ in range(8)]
     mine = next(c for c in codes if owner(c, 2) == 1)
-    before = children(srv.proc.pid)
+    proc = srv.proc
+    before = children(proc.pid)
     assert len(before) == 2
     os.kill(before[1], signal.SIGKILL)  # worker 1, started second
     # its rooms are served again, from the log, by a new worker 1
-    await wait_until(lambda: len(set(children(srv.proc.pid)) - set(before)) == 1
+    await wait_until(lambda: len(set(children(proc.pid)) - set(before)) == 1
                      and answers(f"{srv.http}/api/rooms/{mine}"), 60, "a new worker 1")
     assert httpx.get(f"{srv.http}/api/rooms/{mine}").headers["x-atelier-worker"] == "1"
