@@ -20,7 +20,7 @@ States serialise to JSON with ``dump``/``load``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
     from atelier.games.actions import ActionSchema
@@ -70,6 +70,7 @@ class Game(Protocol[S]):
     def load(self, data: Mapping[str, JSON]) -> S: ...
 
 
+@runtime_checkable
 class DrawingGame(Game[S], Protocol[S]):
     """A game whose players draw (Pictomania, Incognito): the server relays
     and stores ink only where the game allows it."""
@@ -104,6 +105,7 @@ class DrawingGame(Game[S], Protocol[S]):
         ...
 
 
+@runtime_checkable
 class GuessTimelineGame(DrawingGame[S], Protocol[S]):
     """A drawing game whose guesses are shown on a drawing's replay
     (Pictomania); see atelier.server.marks."""
@@ -119,6 +121,7 @@ class GuessTimelineGame(DrawingGame[S], Protocol[S]):
         ...
 
 
+@runtime_checkable
 class BotGame(Game[S], Protocol[S]):
     """A game with computer players (Piet against the computer)."""
 
@@ -134,6 +137,7 @@ class BotGame(Game[S], Protocol[S]):
         ...
 
 
+@runtime_checkable
 class DealingGame(Game[S], Protocol[S]):
     """A game that deals cards or words a room should not see twice: the room
     remembers what its games dealt (as opaque ids) and hands that memory to the
@@ -150,9 +154,17 @@ class DealingGame(Game[S], Protocol[S]):
         ...
 
 
+@runtime_checkable
 class ScoredGame(Game[S], Protocol[S]):
     """A game with points per seat: a room sums its finished games."""
 
     def final_scores(self, state: S) -> list[int]:
         """Each seat's points (the highest wins; ties share the win)."""
         ...
+
+
+@runtime_checkable
+class RemovableSeats(Protocol):
+    """A game that lets the host take a player out while it runs (SYSTEM "remove")."""
+
+    seats_removable: bool
