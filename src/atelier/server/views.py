@@ -133,13 +133,13 @@ def joined_message(room: RoomModel, player: Player, token: str) -> str:
     )
 
 
+def error_body(err: RuleError, lang: str) -> dict[str, Any]:
+    """A refusal as every client reads it, over HTTP and (with ``"t"``) the socket."""
+    return {"code": err.code, "message": err.message(lang), "params": err.params}
+
+
 def error_message(err: RuleError, lang: str, msg_id: int | None = None) -> str:
-    body: dict[str, Any] = {
-        "t": "error",
-        "code": err.code,
-        "message": err.message(lang),
-        "params": err.params,
-    }
+    body: dict[str, Any] = {"t": "error", **error_body(err, lang)}
     if msg_id is not None:
         body["id"] = msg_id
     return json.dumps(body, default=str)
