@@ -16,6 +16,7 @@ from typing import Any
 from atelier.errors import RuleError
 from atelier.games.core import JSON
 from atelier.games.incognito.scoring import score_round
+from atelier.jsoncheck import is_int
 
 USAGE = "usage: atelier score incognito FILE   (FILE may be - for standard input)"
 
@@ -32,7 +33,7 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 
 def _is_tile(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+    return is_int(value)
 
 
 def parse_round(text: str) -> tuple[list[str], dict[str, int], dict[str, dict[str, int]]]:

@@ -34,6 +34,7 @@ from atelier.games.piet.notation import (
 )
 from atelier.games.piet.rules import OVER, SETUPS, Move, State, legal_moves, new_game, play, winner
 from atelier.i18n import translate
+from atelier.jsoncheck import is_int
 
 MAX_RECORD_CHARS = 8000
 """A whole game with comments fits many times over; settings travel in every
@@ -120,7 +121,7 @@ class PietGame:
         require(full["opponent"] is None or full["opponent"] in COMPUTER_LEVELS,
                 "bad_settings", field="opponent")
         seat = full["computer_seat"]
-        require(isinstance(seat, int) and not isinstance(seat, bool) and seat in (0, 1),
+        require(is_int(seat) and seat in (0, 1),
                 "bad_settings", field="computer_seat")
         record = full["record"]
         if isinstance(record, str) and not record.strip():
