@@ -29,6 +29,15 @@ JSON = Any
 SYSTEM = -1
 """The seat the server acts as when a deadline passes."""
 
+
+def winners(totals: Sequence[int]) -> list[int]:
+    """The seats with the highest total: ties share the victory (every game's
+    rule, and the room's running totals')."""
+    if not totals:
+        return []
+    best = max(totals)
+    return [seat for seat, total in enumerate(totals) if total == best]
+
 S = TypeVar("S")
 
 

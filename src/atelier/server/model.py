@@ -24,6 +24,7 @@ from atelier.games.core import (
     Game,
     RemovableSeats,
     ScoredGame,
+    winners,
 )
 
 if TYPE_CHECKING:
@@ -149,11 +150,11 @@ class RoomModel:
         if not isinstance(self.game, ScoredGame):
             return
         scores = self.game.final_scores(self.state)
-        best = max(scores, default=0)
+        best = set(winners(scores))
         by_seat = {p.seat: p for p in self.all_players()}
         self.played.append({"players": [
             {"id": by_seat[seat].id, "name": by_seat[seat].name,
-             "colour": by_seat[seat].colour, "score": score, "won": score == best}
+             "colour": by_seat[seat].colour, "score": score, "won": seat in best}
             for seat, score in enumerate(scores) if seat in by_seat
         ]})
 
