@@ -168,3 +168,28 @@ async def test_bundles_carry_the_same_frames_in_order(
     while len(got) < len(want) + 1:
         got += split_bundle(await back.expect("bin"))
     assert got == [*want, bytes([0, 1, 0xC0])]
+
+
+async def test_a_drawing_is_painted_in_the_colour_every_client_is_sent(
+    server: ServerProcess, clients: list[Client]
+) -> None:
+    # one list of player colours: the welcome's, which the canvas uses, is the PNG's
+    import io
+
+    from PIL import Image
+
+    code, players = await seated_room(clients, server, n=4)  # the 4th is yellow
+    watcher = await open_client(clients, server, code)
+    welcome = next(m for m in watcher.log if isinstance(m, dict) and m["t"] == "welcome")
+    colours = welcome["colours"]
+    assert list(colours)[:4] == ["red", "blue", "green", "yellow"]
+    await players[3].send(encode_batch([Begin("pen", 120, 500, 2000, 0, None),
+                                        Points((60, 0, 16, 0) * 40), End()]))
+    for c in players:
+        assert (await c.request({"t": "act", "action": {"type": "done"}}))["t"] == "ack"
+    png = httpx.get(f"{server.http}/api/rooms/{code}/drawings/round-1/3.png?size=256")
+    image = Image.open(io.BytesIO(png.content)).convert("RGB")
+    yellow = tuple(int(colours["yellow"][i:i + 2], 16) for i in (1, 3, 5))
+    painted = [rgb for _, rgb in image.getcolors(1 << 16) or [] if rgb != (255, 255, 255)]
+    counts = {rgb: n for n, rgb in image.getcolors(1 << 16) or []}
+    assert max(painted, key=lambda rgb: counts[rgb]) == yellow

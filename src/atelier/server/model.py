@@ -31,10 +31,13 @@ if TYPE_CHECKING:
     from atelier.store import EventRow
 
 COLOUR_HEX: dict[str, str] = {
+    # the players' colours, in the order the lobby offers them: the one list, sent
+    # to every client in ``welcome`` and used for the drawings' PNGs and replays.
+    # Yellow is a dark yellow: #fdd835 was too pale on a white canvas.
     "red": "#e53935",
     "blue": "#1e88e5",
     "green": "#43a047",
-    "yellow": "#fdd835",
+    "yellow": "#f2c200",
     "purple": "#8e24aa",
     "orange": "#fb8c00",
 }

@@ -12,7 +12,7 @@ from typing import Any, cast
 
 from atelier.errors import RuleError
 from atelier.games.core import DrawingGame
-from atelier.server.model import Player, RoomModel
+from atelier.server.model import COLOUR_HEX, Player, RoomModel
 from atelier.server.protocol import PROTOCOL_VERSION
 
 
@@ -122,6 +122,7 @@ def welcome_message(room: RoomModel, player_id: str | None) -> str:
             "v": PROTOCOL_VERSION,
             "room": room.code,
             "you": {"player": player_id, "host": player_id is not None and room.host == player_id},
+            "colours": COLOUR_HEX,
         }
     )
 

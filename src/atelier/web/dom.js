@@ -58,25 +58,22 @@ export function toast(text, kind = "error") {
   toastTimer = setTimeout(() => box.classList.remove("show"), 3200);
 }
 
-// Player colours by name; a name the table does not know is used as CSS as is.
-const COLOURS = {
-  red: "#e53935",
-  orange: "#fb8c00",
-  yellow: "#f2c200",
-  green: "#43a047",
-  blue: "#1e88e5",
-  purple: "#8e24aa",
-  pink: "#ec407a",
-  brown: "#8d6e63",
-  black: "#333333",
-  grey: "#78909c",
-  gray: "#78909c",
-  teal: "#00897b",
-};
+// Player colours by name, as the server sends them in every "welcome" (the one
+// list, which its PNGs use too); a name it does not know is used as CSS as is.
+let palette = {};
+
+export function setPalette(colours) {
+  if (colours && typeof colours === "object") palette = { ...colours };
+}
+
+// The colours a player may choose, in the lobby's order.
+export function playerColours() {
+  return Object.keys(palette);
+}
 
 export function colourCss(name) {
   if (!name) return "#888";
-  return COLOURS[String(name).toLowerCase()] || name;
+  return palette[String(name).toLowerCase()] || name;
 }
 
 export function stars(n) {

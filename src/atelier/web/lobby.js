@@ -1,7 +1,7 @@
 // The room before the start: share, join with a name and a free colour,
 // the host's settings, removals, host hand-over and the start.
 
-import { colourCss, h, radioKeys, toast } from "./dom.js";
+import { colourCss, h, playerColours, radioKeys, toast } from "./dom.js";
 import { deckPanel } from "./decks.js";
 import { playerName, t } from "./i18n.js";
 import { rulesButton } from "./rules.js";
@@ -9,7 +9,6 @@ import { settingsEditor } from "./settings.js";
 import { storedHostKey } from "./net.js";
 import { tvLink } from "./tv.js";
 
-export const COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"];
 const NAME_KEY = "atelier.name";
 
 export function shareBox(code) {
@@ -72,7 +71,7 @@ function playerRow(room, player, state) {
 
 function joinForm(room, state) {
   const taken = new Set(state.room.players.map((p) => p.colour));
-  const free = COLOURS.filter((c) => !taken.has(c));
+  const free = playerColours().filter((c) => !taken.has(c));
   // Drafts survive the re-render that every state message causes.
   let colour = free.includes(room.draftColour) ? room.draftColour : free[0];
   const nameInput = h("input", {
@@ -91,7 +90,7 @@ function joinForm(room, state) {
   const swatches = h("div", { class: "swatches", role: "radiogroup", "aria-label": t("lobby.colour") });
   function drawSwatches() {
     swatches.replaceChildren(
-      ...COLOURS.map((c) =>
+      ...playerColours().map((c) =>
         h("button", {
           type: "button",
           class: `swatch-btn ${c === colour ? "selected" : ""}`,

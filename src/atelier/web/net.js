@@ -1,6 +1,8 @@
 // The room's WebSocket (docs/protocol.md): hello with the stored token,
 // reconnect with backoff, acks by id, binary ink frames passed through.
 
+import { setPalette } from "./dom.js";
+
 const PROTOCOL_VERSION = 1;
 
 // Each binary message is an ink bundle (we ask for them with ?ink=bundles):
@@ -112,6 +114,7 @@ export class RoomConnection {
     } catch {
       return;
     }
+    if (msg.t === "welcome") setPalette(msg.colours);
     if (msg.t === "joined" && msg.token) storeToken(this.code, msg.token);
     if (msg.t === "error" && msg.code === "bad_token") storeToken(this.code, null);
     if (msg.t === "error" && msg.code === "kicked") storeToken(this.code, null);

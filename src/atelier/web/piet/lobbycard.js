@@ -5,13 +5,12 @@
 // belongs to lobby.js, which has no hook for games, so the cards are added
 // whenever the lobby is drawn (a DOM observer).
 
-import { h, toast } from "../dom.js";
+import { h, playerColours, toast } from "../dom.js";
 import { errorText, lang, t } from "../i18n.js";
 import { fileButton, recordErrorText, recordMoves, sendAsHost } from "./record.js";
 import { secondSeat, seatToken } from "./seat.js";
 
 const ROOM_PATH = /^\/r\/([A-Za-z0-9]{4,12})\/?$/;
-const COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"];
 const NAME_KEY = "atelier.piet.hotseat.name";
 
 let draft = null;
@@ -54,7 +53,7 @@ function card(code, data) {
   }
   if (data.settings?.opponent || humans.length !== 1) return null;
   const taken = new Set(data.players.map((p) => p.colour));
-  const colour = COLOURS.find((c) => !taken.has(c));
+  const colour = playerColours().find((c) => !taken.has(c));
   const name = h("input", {
     class: "input",
     testid: "piet-hotseat-name",

@@ -2,6 +2,8 @@
 // room, with its token under a key of its own (net.js keeps the first
 // player's under atelier.token.<CODE>, and would overwrite it on a join).
 
+import { setPalette } from "../dom.js";
+
 const PROTOCOL_VERSION = 1;
 const open = new Map(); // room code -> SeatConnection
 
@@ -49,6 +51,7 @@ export class SeatConnection {
           return;
         }
         if (msg.t === "welcome") {
+          setPalette(msg.colours);
           this.player = msg.you?.player ?? null;
           resolve(this);
         }
