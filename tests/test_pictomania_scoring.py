@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from atelier.games.core import winners
 from atelier.games.pictomania import tokens
 from atelier.games.pictomania.scoring import (
     Edition,
@@ -11,7 +12,6 @@ from atelier.games.pictomania.scoring import (
     RoundInput,
     black_sheep,
     score_round,
-    winners,
 )
 
 RED, BLUE, GREEN, YELLOW = range(4)

@@ -20,7 +20,7 @@ States serialise to JSON with ``dump``/``load``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, TypeVar
 
 if TYPE_CHECKING:
     from atelier.games.actions import ActionSchema
@@ -30,6 +30,22 @@ SYSTEM = -1
 """The seat the server acts as when a deadline passes."""
 
 S = TypeVar("S")
+
+
+def is_int(value: object) -> TypeGuard[int]:
+    """A JSON integer. Python's bool is an int, but JSON ``true`` is no number."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def is_number(value: object) -> TypeGuard[int | float]:
+    """A JSON number (not ``true``/``false``): a time, a count of seconds."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def winners(totals: Sequence[int]) -> list[int]:
+    """The seats with the highest total: ties share the win."""
+    best = max(totals, default=None)
+    return [seat for seat, total in enumerate(totals) if total == best]
 
 
 class Game(Protocol[S]):

@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from atelier.errors import RuleError
+from atelier.games.core import is_int
 
 PROTOCOL_VERSION = 1
 MAX_TEXT_BYTES = 16 * 1024
@@ -166,4 +167,4 @@ def message_id(text: str) -> int | None:
     except (ValueError, RecursionError):
         return None
     value = data.get("id") if isinstance(data, dict) else None
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
+    return value if is_int(value) else None

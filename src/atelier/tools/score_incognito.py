@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from atelier.errors import RuleError
-from atelier.games.core import JSON
+from atelier.games.core import JSON, is_int
 from atelier.games.incognito.scoring import score_round
 
 USAGE = "usage: atelier score incognito FILE   (FILE may be - for standard input)"
@@ -29,10 +29,6 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
             raise RuleError("incognito.duplicate_key", name=key)
         result[key] = value
     return result
-
-
-def _is_tile(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def parse_round(text: str) -> tuple[list[str], dict[str, int], dict[str, dict[str, int]]]:
@@ -62,7 +58,7 @@ def parse_round(text: str) -> tuple[list[str], dict[str, int], dict[str, dict[st
     if not isinstance(words, dict):
         raise RuleError("incognito.bad_field", field="words")
     for author, tile in words.items():
-        if not _is_tile(tile):
+        if not is_int(tile):
             raise RuleError("incognito.bad_field", field=f"words.{author}")
 
     votes = data["votes"]
@@ -72,7 +68,7 @@ def parse_round(text: str) -> tuple[list[str], dict[str, int], dict[str, dict[st
         if not isinstance(ballot, dict):
             raise RuleError("incognito.bad_field", field=f"votes.{voter}")
         for author, tile in ballot.items():
-            if not _is_tile(tile):
+            if not is_int(tile):
                 raise RuleError("incognito.bad_field", field=f"votes.{voter}.{author}")
     return players, words, votes
 

@@ -13,6 +13,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from atelier.games.core import is_int
 from atelier.games.pictomania import tokens
 from atelier.games.pictomania.scoring import Guess, RoundInput, RoundScore, score_round
 
@@ -245,7 +246,7 @@ def _object(value: Any, where: str, keys: set[str]) -> dict[str, Any]:
 
 
 def _int(value: Any, where: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
+    if not is_int(value):
         raise InputError(f"{where} must be a whole number, not {_show(value)}")
     return value
 

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from atelier.errors import RuleError, require
-from atelier.games.core import JSON, SYSTEM
+from atelier.games.core import JSON, SYSTEM, is_int
 from atelier.games.incognito.scoring import score_round
 from atelier.games.incognito.settings import (
     MAX_PLAYERS,
@@ -196,7 +196,7 @@ def apply(state: State, seat: int, action: Mapping[str, JSON], now: float) -> St
     if kind in SYSTEM_ACTIONS:
         require(seat == SYSTEM, "incognito.system_only")
     else:
-        require(isinstance(seat, int) and not isinstance(seat, bool)
+        require(is_int(seat)
                 and 0 <= seat < state.seats, "not_a_player")
         require(not state.is_removed(seat), "player_removed", name=state.names[seat])
 
@@ -275,9 +275,9 @@ def _start_voting(state: State) -> None:
 def _vote(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     require(state.phase == VOTING, "wrong_phase")
     author, tile = action.get("author"), action.get("tile")
-    require(isinstance(author, int) and not isinstance(author, bool)
+    require(is_int(author)
             and 0 <= author < state.seats, "bad_action")
-    require(isinstance(tile, int) and not isinstance(tile, bool), "bad_action")
+    require(is_int(tile), "bad_action")
     assert isinstance(author, int) and isinstance(tile, int)
     require(not state.done_voting[seat], "incognito.finished_voting")
     require(author != seat, "incognito.own_drawing")
@@ -430,7 +430,7 @@ def _remove(state: State, action: Mapping[str, JSON], now: float) -> None:
     unplaced cards)."""
     require(state.phase in (DRAWING, VOTING, SCORED), "wrong_phase")
     target = action.get("seat")
-    require(isinstance(target, int) and not isinstance(target, bool)
+    require(is_int(target)
             and 0 <= target < state.seats, "bad_action")
     assert isinstance(target, int)
     require(not state.is_removed(target), "player_removed", name=state.names[target])
@@ -446,7 +446,7 @@ def _remove(state: State, action: Mapping[str, JSON], now: float) -> None:
 
 def _seat_list(state: State, value: JSON) -> list[int]:
     require(isinstance(value, list) and len(value) > 0
-            and all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < state.seats
+            and all(is_int(s) and 0 <= s < state.seats
                     for s in value)
             and len(set(value)) == len(value), "bad_action")
     seats: list[int] = value

@@ -7,7 +7,7 @@ from typing import Any
 
 from atelier.content.decks import incognito_content
 from atelier.errors import RuleError, require
-from atelier.games.core import JSON
+from atelier.games.core import JSON, is_int, is_number
 from atelier.i18n import LANGUAGES
 
 MIN_PLAYERS = 3
@@ -35,10 +35,6 @@ def default_settings() -> dict[str, JSON]:
     return {key: list(value) if isinstance(value, list) else value
             for key, value in DEFAULTS.items()}
 
-
-def _is_number(value: Any) -> bool:
-    # JSON true/false are ints in Python; a setting of `true` seconds is a mistake
-    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 def _clean_items(value: Any, field: str) -> list[str]:
@@ -68,13 +64,13 @@ def validate_settings(settings: Mapping[str, JSON], seats: int) -> dict[str, JSO
 
     require(result["language"] in LANGUAGES, "bad_settings", field="language")
     rounds = result["rounds"]
-    require(isinstance(rounds, int) and not isinstance(rounds, bool)
+    require(is_int(rounds)
             and 1 <= rounds <= MAX_ROUNDS, "bad_settings", field="rounds")
     countdown = result["countdown"]
-    require(_is_number(countdown) and 0 <= countdown <= MAX_COUNTDOWN, "bad_settings",
+    require(is_number(countdown) and 0 <= countdown <= MAX_COUNTDOWN, "bad_settings",
             field="countdown")
     limit = result["drawing_time_limit"]
-    require(limit is None or (_is_number(limit) and 0 < limit <= MAX_DRAWING_TIME),
+    require(limit is None or (is_number(limit) and 0 < limit <= MAX_DRAWING_TIME),
             "bad_settings", field="drawing_time_limit")
     result["custom_words"] = _clean_items(result["custom_words"], "custom_words")
     result["custom_locations"] = _clean_items(result["custom_locations"], "custom_locations")

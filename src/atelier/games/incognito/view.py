@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 
-from atelier.games.core import JSON
+from atelier.games.core import JSON, winners
 from atelier.games.incognito.engine import DRAWING, OVER, SCORED, VOTING, State, waiting_for
 from atelier.games.incognito.settings import TILES
 
@@ -52,7 +52,7 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
         "reveal": _copy(state.results[-1]) if state.phase in (SCORED, OVER) else None,
         "history": _copy(state.results),
         "totals": list(state.totals),
-        "winners": _winners(state) if state.phase == OVER else None,
+        "winners": winners(state.totals) if state.phase == OVER else None,
         "waiting_for": waiting_for(state),
     }
     if me is not None:
@@ -76,8 +76,3 @@ def _drawing_ends(state: State) -> float | None:
     if state.phase != DRAWING or limit is None or state.started is None:
         return None
     return state.started + float(limit)
-
-
-def _winners(state: State) -> list[int]:
-    best = max(state.totals)
-    return [s for s in range(state.seats) if state.totals[s] == best]

@@ -12,11 +12,10 @@ from typing import Any
 
 from atelier.content.decks import LEVELS, Card
 from atelier.errors import RuleError, require
-from atelier.games.core import SYSTEM
+from atelier.games.core import SYSTEM, is_int, is_number, winners
 from atelier.games.pictomania import settings as settings_mod
 from atelier.games.pictomania import tokens
 from atelier.games.pictomania.reveal import is_void, labels, round_result
-from atelier.games.pictomania.scoring import winners
 from atelier.games.pictomania.state import Seat, State
 
 NUMBERS = tuple(range(1, 8))
@@ -216,10 +215,10 @@ def _guess(state: State, seat: int, action: Mapping[str, Any], now: float) -> No
     number: Any = action.get("number")
     mine = state.seats[seat]
     require(not mine.finished, "already_finished")
-    require(_is_int(target) and 0 <= target < state.players, "bad_target")
+    require(is_int(target) and 0 <= target < state.players, "bad_target")
     require(target != seat, "own_drawing")
     require(not state.seats[target].out, "player_removed", name=state.names[target])
-    require(_is_int(number) and number in NUMBERS, "bad_number")
+    require(is_int(number) and number in NUMBERS, "bad_number")
     stack = state.seats[target].stack
     require(all(by != seat for by, _ in stack), "already_guessed", name=state.names[target])
     require(number not in spent_numbers(state, seat), "number_spent", number=number)
@@ -240,7 +239,7 @@ def _black(state: State, seat: int, action: Mapping[str, Any], now: float) -> No
     value = action.get("value")
     if value is None:
         value = highest
-    require(_is_int(value) and value in state.black_left, "black_token_gone", value=value)
+    require(is_int(value) and value in state.black_left, "black_token_gone", value=value)
     # 1st edition: always the token with the most stars still in the centre;
     # the 2nd edition lets you take any.
     require(not first or value == highest, "black_token_not_highest", value=value, highest=highest)
@@ -267,7 +266,7 @@ def _canvas(state: State, seat: int, action: Mapping[str, Any], now: float) -> N
     rules do not): sent when that changes, so the log replays the same."""
     target: Any = action.get("seat")
     drawn: Any = action.get("drawn")
-    require(_is_int(target) and 0 <= target < state.players, "bad_target")
+    require(is_int(target) and 0 <= target < state.players, "bad_target")
     require(isinstance(drawn, bool), "bad_action")
     state.seats[target].drawn = drawn
 
@@ -287,7 +286,7 @@ def canvas_action(state: State, seat: int, blank: bool) -> dict[str, Any] | None
 def _timeout(state: State, seat: int, action: Mapping[str, Any], now: float) -> None:
     due = deadline(state)
     require(due is not None, "wrong_phase")
-    require(_is_number(now) and now >= (due or 0.0), "timeout_early")
+    require(is_number(now) and now >= (due or 0.0), "timeout_early")
     _end_round(state, "time")
 
 
@@ -314,7 +313,7 @@ def spent_numbers(state: State, seat: int) -> list[int]:
 def _void(state: State, seat: int, action: Mapping[str, Any], now: float) -> None:
     target: Any = action.get("target", seat)
     value: Any = action.get("void", True)
-    require(_is_int(target) and 0 <= target < state.players, "bad_target")
+    require(is_int(target) and 0 <= target < state.players, "bad_target")
     require(isinstance(value, bool), "bad_action")
     drawing = state.seats[target]
     before = is_void(state, target)
@@ -410,7 +409,7 @@ def _remove(state: State, seat: int, action: Mapping[str, Any], now: float) -> N
     drawing and guesses so far stay in this round's scoring; it is treated as
     done now and in every later phase, and later rounds deal it no drawing."""
     target: Any = action.get("seat")
-    require(_is_int(target) and 0 <= target < state.players, "bad_target")
+    require(is_int(target) and 0 <= target < state.players, "bad_target")
     require(not state.is_removed(target), "player_removed", name=state.names[target])
     require(state.removed.count(False) > 2, "too_few_left", min=2)
     state.removed[target] = True
@@ -421,7 +420,7 @@ def _remove(state: State, seat: int, action: Mapping[str, Any], now: float) -> N
 def _seat_list(state: State, value: Any) -> list[int]:
     require(
         isinstance(value, list) and len(value) > 0
-        and all(_is_int(p) and 0 <= p < state.players for p in value)
+        and all(is_int(p) and 0 <= p < state.players for p in value)
         and len(set(value)) == len(value),
         "bad_action",
     )
@@ -431,14 +430,6 @@ def _seat_list(state: State, value: Any) -> list[int]:
 
 def game_winners(state: State) -> list[int]:
     return winners(state.totals) if state.phase == "over" else []
-
-
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 Handler = Callable[[State, int, Mapping[str, Any], float], None]

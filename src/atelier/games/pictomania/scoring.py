@@ -156,11 +156,3 @@ def _black_counted(
 
 def totals(round_scores: Sequence[Sequence[int]], players: int) -> list[int]:
     return [sum(scores[p] for scores in round_scores) for p in range(players)]
-
-
-def winners(total: Sequence[int]) -> list[int]:
-    """Everyone with the highest total: ties share the victory."""
-    if not total:
-        return []
-    best = max(total)
-    return [p for p, t in enumerate(total) if t == best]

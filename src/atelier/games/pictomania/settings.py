@@ -8,6 +8,7 @@ from typing import Any
 from atelier.content.custom import cards_from_settings, check_confusables
 from atelier.content.decks import LEVELS, WORDS_PER_CARD, Card, pictomania_cards
 from atelier.errors import RuleError
+from atelier.games.core import is_int
 from atelier.i18n import LANGUAGES
 
 MAX_ROUNDS = 12
@@ -178,7 +179,7 @@ def _token_values(value: Any, field: str, most: int) -> list[int] | None:
 
 
 def _int_in(value: Any, low: int, high: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and low <= value <= high
+    return is_int(value) and low <= value <= high
 
 
 def _bad(field: str) -> Any:

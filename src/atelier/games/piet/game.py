@@ -21,7 +21,7 @@ from pydantic import Field
 
 from atelier.errors import RuleError, require
 from atelier.games.actions import Action, ActionSchema
-from atelier.games.core import JSON
+from atelier.games.core import JSON, is_int
 from atelier.games.piet.ai import COMPUTER_LEVELS, choose_move
 from atelier.games.piet.board import COLOURS, Masks, colour_at
 from atelier.games.piet.notation import (
@@ -120,7 +120,7 @@ class PietGame:
         require(full["opponent"] is None or full["opponent"] in COMPUTER_LEVELS,
                 "bad_settings", field="opponent")
         seat = full["computer_seat"]
-        require(isinstance(seat, int) and not isinstance(seat, bool) and seat in (0, 1),
+        require(is_int(seat) and seat in (0, 1),
                 "bad_settings", field="computer_seat")
         record = full["record"]
         if isinstance(record, str) and not record.strip():
