@@ -3,8 +3,9 @@
 A game is a pure state machine, knowing nothing of sockets, clocks, databases or threads:
 
 - ``new(settings, seats, seed)`` makes the first state; all randomness comes
-  from ``seed`` (``random.Random(seed)`` kept inside the state), so a game is
-  replayed exactly from its seed and its action log;
+  from ``seed`` (the generator's state kept inside the state, drawn from
+  through :func:`rolling`), so a game is replayed exactly from its seed and
+  its action log;
 - ``apply(state, seat, action, now)`` returns the next state or raises
   :class:`RuleError`; the state passed in is never modified;
 - ``view(state, seat)`` is everything that seat may know, as JSON-ready data;
@@ -19,7 +20,9 @@ States serialise to JSON with ``dump``/``load``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, TypeVar
 
 if TYPE_CHECKING:
@@ -40,6 +43,40 @@ def is_int(value: object) -> TypeGuard[int]:
 def is_number(value: object) -> TypeGuard[int | float]:
     """A JSON number (not ``true``/``false``): a time, a count of seconds."""
     return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+RngState = tuple[Any, ...]
+"""``random.Random.getstate()``. A game state keeps its generator as this
+immutable value, so the state's copies share it safely, and draws through
+:func:`rolling`."""
+
+
+class HasRng(Protocol):
+    rng: RngState
+
+
+def seeded(seed: int) -> RngState:
+    return random.Random(seed).getstate()
+
+
+@contextmanager
+def rolling(state: HasRng) -> Iterator[random.Random]:
+    """A generator at ``state.rng``; what it drew is written back on leaving
+    (an error leaves ``state.rng`` as it was: ``apply`` throws that copy away)."""
+    rng = random.Random()
+    rng.setstate(state.rng)
+    yield rng
+    state.rng = rng.getstate()
+
+
+def rng_to_json(rng: RngState) -> list[JSON]:
+    version, internal, gauss = rng
+    return [version, list(internal), gauss]
+
+
+def rng_from_json(data: Sequence[JSON]) -> RngState:
+    version, internal, gauss = data
+    return (version, tuple(internal), gauss)
 
 
 def winners(totals: Sequence[int]) -> list[int]:

@@ -14,7 +14,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from atelier.errors import RuleError, require
-from atelier.games.core import JSON, SYSTEM, is_int
+from atelier.games.core import (
+    JSON,
+    SYSTEM,
+    RngState,
+    is_int,
+    rng_from_json,
+    rng_to_json,
+    rolling,
+    seeded,
+)
 from atelier.games.incognito.scoring import score_round
 from atelier.games.incognito.settings import (
     MAX_PLAYERS,
@@ -33,7 +42,7 @@ SYSTEM_ACTIONS = ("timeout", "advance", "skip", "remove")
 class State:
     settings: dict[str, JSON]
     names: list[str]
-    rng: random.Random
+    rng: RngState
     deal_words: list[list[str]]
     """Per round: TILES words, seat i's secret word at index i, deck words after."""
     deal_locations: list[list[str]]
@@ -115,24 +124,25 @@ def new(settings: Mapping[str, JSON], seats: Sequence[str], seed: int,
     if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
         raise RuleError("seat_count", min=MIN_PLAYERS, max=MAX_PLAYERS)
     full = validate_settings(settings, len(seats))
-    rng = random.Random(seed)
     words, locations = pools(full)
     rounds = int(full["rounds"])
-    memory = [str(item) for item in dealt]
-    dealt_words = deal_avoiding(rng, words, TILES * rounds, "w:", memory)
-    dealt_locations = deal_avoiding(rng, locations, len(seats) * rounds, "l:", memory)
     state = State(
         settings=full,
         names=list(seats),
-        rng=rng,
-        deal_words=[dealt_words[r * TILES:(r + 1) * TILES] for r in range(rounds)],
-        deal_locations=[dealt_locations[r * len(seats):(r + 1) * len(seats)]
-                        for r in range(rounds)],
+        rng=seeded(seed),
+        deal_words=[],
+        deal_locations=[],
         results=[],
         totals=[0] * len(seats),
-        memory=memory,
+        memory=[str(item) for item in dealt],
         removed=[False] * len(seats),
     )
+    with rolling(state) as rng:
+        dealt_words = deal_avoiding(rng, words, TILES * rounds, "w:", state.memory)
+        dealt_locations = deal_avoiding(rng, locations, len(seats) * rounds, "l:", state.memory)
+    state.deal_words = [dealt_words[r * TILES:(r + 1) * TILES] for r in range(rounds)]
+    state.deal_locations = [dealt_locations[r * len(seats):(r + 1) * len(seats)]
+                            for r in range(rounds)]
     _start_round(state, 1, None)
     return state
 
@@ -145,7 +155,8 @@ def _start_round(state: State, number: int, now: float | None) -> None:
     state.countdown_end = None
     out = [state.is_removed(s) for s in range(n)]
     state.done_drawing = list(out)
-    state.tiles = state.rng.sample(state.deal_words[number - 1], TILES)
+    with rolling(state) as rng:
+        state.tiles = rng.sample(state.deal_words[number - 1], TILES)
     state.votes = [{} for _ in range(n)]
     state.random_votes = [[] for _ in range(n)]
     state.done_voting = list(out)
@@ -237,11 +248,8 @@ def _clone(state: State) -> State:
     """A copy that apply may change freely. Settings, names and the deal never change after
     ``new`` and scored rounds' reveals never change after scoring, so those are shared
     (a deep copy of everything costs ten times as much)."""
-    rng = random.Random()
-    rng.setstate(state.rng.getstate())
     return replace(
         state,
-        rng=rng,
         done_drawing=list(state.done_drawing),
         tiles=list(state.tiles),
         votes=[dict(ballot) for ballot in state.votes],
@@ -336,7 +344,8 @@ def place_remaining(rng: random.Random, seats: int,
 
 def _end_voting(state: State) -> None:
     votes = state.votes
-    state.random_votes = place_remaining(state.rng, state.seats, votes)
+    with rolling(state) as rng:
+        state.random_votes = place_remaining(rng, state.seats, votes)
     state.countdown_end = None
     seats = list(range(state.seats))
     words = {s: state.tile_of(s) for s in seats}
@@ -469,11 +478,10 @@ def _next_round(state: State, now: float) -> None:
 
 
 def dump(state: State) -> dict[str, JSON]:
-    version, internal, gauss = state.rng.getstate()
     raw = {
         "settings": state.settings,
         "names": state.names,
-        "rng": [version, internal, gauss],
+        "rng": rng_to_json(state.rng),
         "deal_words": state.deal_words,
         "deal_locations": state.deal_locations,
         "phase": state.phase,
@@ -499,13 +507,10 @@ def dump(state: State) -> dict[str, JSON]:
 
 def load(data: Mapping[str, JSON]) -> State:
     data = json.loads(json.dumps(data))
-    version, internal, gauss = data["rng"]
-    rng = random.Random()
-    rng.setstate((version, tuple(internal), gauss))
     return State(
         settings=data["settings"],
         names=data["names"],
-        rng=rng,
+        rng=rng_from_json(data["rng"]),
         deal_words=data["deal_words"],
         deal_locations=data["deal_locations"],
         phase=str(data["phase"]),

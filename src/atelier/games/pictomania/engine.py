@@ -12,7 +12,7 @@ from typing import Any
 
 from atelier.content.decks import LEVELS, Card
 from atelier.errors import RuleError, require
-from atelier.games.core import SYSTEM, is_int, is_number, winners
+from atelier.games.core import SYSTEM, is_int, is_number, rolling, seeded, winners
 from atelier.games.pictomania import settings as settings_mod
 from atelier.games.pictomania import tokens
 from atelier.games.pictomania.reveal import is_void, labels, round_result
@@ -40,7 +40,7 @@ def new(
     state = State(
         settings=s,
         names=[str(n) for n in names],
-        rng=_seeded(seed),
+        rng=seeded(seed),
         phase="display",
         round=1,
         display=[],
@@ -109,12 +109,6 @@ def may_draw(state: State, seat: int) -> bool:
 # --- display ----------------------------------------------------------------
 
 
-def _seeded(seed: int) -> Any:
-    import random
-
-    return random.Random(seed).getstate()
-
-
 def _show_cards(state: State) -> None:
     level = state.settings["levels"][state.round - 1]
     count = settings_mod.cards_per_round(state.settings)
@@ -136,9 +130,8 @@ def _draw_card(state: State, level: int) -> dict[str, Any]:
                 of_level = {c.id for c in state.pool if c.level == wanted}
                 state.memory = [i for i in state.memory if i not in of_level]
                 fresh = candidates
-            rng = state.random()
-            card: Card = fresh[rng.randrange(len(fresh))]
-            state.rng = rng.getstate()
+            with rolling(state) as rng:
+                card: Card = fresh[rng.randrange(len(fresh))]
             state.used.append(card.id)
             state.memory.append(card.id)
             return {"id": card.id, "level": card.level, "words": list(card.words)}
@@ -184,18 +177,17 @@ def _deal_now(state: State, seat: int, action: Mapping[str, Any], now: float) ->
 
 
 def _deal(state: State, now: float) -> None:
-    rng = state.random()
-    numbers = list(NUMBERS)
-    rng.shuffle(numbers)
-    letters: list[int | None]
-    if state.settings["kids"]:
-        letters = [None] * state.players
-    else:
-        # 2nd edition: letter cards A A B B C C; 1st edition: one symbol card per card shown.
-        deck = [0, 0, 1, 1, 2, 2] if state.settings["edition"] == "second" else list(range(6))
-        rng.shuffle(deck)
-        letters = list(deck[: state.players])
-    state.rng = rng.getstate()
+    with rolling(state) as rng:
+        numbers = list(NUMBERS)
+        rng.shuffle(numbers)
+        letters: list[int | None]
+        if state.settings["kids"]:
+            letters = [None] * state.players
+        else:
+            # 2nd edition: letter cards A A B B C C; 1st edition: one symbol card per card shown.
+            deck = [0, 0, 1, 1, 2, 2] if state.settings["edition"] == "second" else list(range(6))
+            rng.shuffle(deck)
+            letters = list(deck[: state.players])
     state.seats = [
         Seat(letter=letters[p], number=numbers[p], finished=out, out=out)
         for p in range(state.players)
