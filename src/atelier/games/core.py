@@ -21,7 +21,7 @@ States serialise to JSON with ``dump``/``load``.
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, TypeVar
 
@@ -33,6 +33,10 @@ SYSTEM = -1
 """The seat the server acts as when a deadline passes."""
 
 S = TypeVar("S")
+
+Handler = Callable[[S, int, Mapping[str, JSON], float], None]
+"""One action's rule: changes a copy of the state in place, or raises RuleError.
+A game's ``apply`` finds it in a table (by action type, or by phase and type)."""
 
 
 def is_int(value: object) -> TypeGuard[int]:

@@ -17,6 +17,7 @@ from atelier.errors import RuleError, require
 from atelier.games.core import (
     JSON,
     SYSTEM,
+    Handler,
     RngState,
     is_int,
     rng_from_json,
@@ -34,8 +35,6 @@ from atelier.games.incognito.settings import (
 )
 
 DRAWING, VOTING, SCORED, OVER = "drawing", "voting", "scored", "over"
-PLAYER_ACTIONS = ("done_drawing", "vote", "done_voting", "confirm")
-SYSTEM_ACTIONS = ("timeout", "advance", "skip", "remove")
 
 
 @dataclass
@@ -202,9 +201,11 @@ def is_over(state: State) -> bool:
 def apply(state: State, seat: int, action: Mapping[str, JSON], now: float) -> State:
     require(isinstance(action, Mapping) and isinstance(action.get("type"), str), "bad_action")
     kind = str(action["type"])
-    require(kind in PLAYER_ACTIONS or kind in SYSTEM_ACTIONS, "bad_action")
+    handler = _PLAYER_ACTIONS.get(kind) or _SYSTEM_ACTIONS.get(kind)
+    require(handler is not None, "bad_action")
+    assert handler is not None
     require(state.phase != OVER, "game_over")
-    if kind in SYSTEM_ACTIONS:
+    if kind in _SYSTEM_ACTIONS:
         require(seat == SYSTEM, "incognito.system_only")
     else:
         require(is_int(seat)
@@ -212,36 +213,26 @@ def apply(state: State, seat: int, action: Mapping[str, JSON], now: float) -> St
         require(not state.is_removed(seat), "player_removed", name=state.names[seat])
 
     nxt = _clone(state)
-    clock_was_off = nxt.phase == DRAWING and nxt.started is None
-    if clock_was_off:
+    if nxt.phase == DRAWING and nxt.started is None:
         nxt.started = now
+        if kind == "timeout" and nxt.settings["drawing_time_limit"] is not None:
+            return nxt  # the timeout deadline() asked for to start round 1's drawing clock
     due = _due(nxt)
-    if kind in PLAYER_ACTIONS and due is not None:
+    if kind in _PLAYER_ACTIONS and due is not None:
         require(now < due, "incognito.time_up")
+    handler(nxt, seat, action, now)
+    return nxt
 
-    if kind == "done_drawing":
-        _done_drawing(nxt, seat, now)
-    elif kind == "vote":
-        _vote(nxt, seat, action, now)
-    elif kind == "done_voting":
-        _done_voting(nxt, seat, now)
-    elif kind == "confirm":
-        _confirm(nxt, seat, now)
-    elif kind == "timeout":
-        _timeout(nxt, now, due, clock_was_off)
-    elif kind == "skip":
-        _skip(nxt, action, now)
-    elif kind == "remove":
-        _remove(nxt, action, now)
-    elif nxt.phase in (DRAWING, VOTING):
+
+def _advance(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
+    if state.phase in (DRAWING, VOTING):
         # The host hurries a table that waits on absent players: the same
         # countdown the rules start once all but one are finished.
-        require(nxt.countdown_end is None, "wrong_phase")
-        nxt.countdown_end = now + float(nxt.settings["countdown"])
+        require(state.countdown_end is None, "wrong_phase")
+        state.countdown_end = now + float(state.settings["countdown"])
     else:
-        require(nxt.phase == SCORED, "wrong_phase")
-        _next_round(nxt, now)
-    return nxt
+        require(state.phase == SCORED, "wrong_phase")
+        _next_round(state, now)
 
 
 def _clone(state: State) -> State:
@@ -262,7 +253,7 @@ def _clone(state: State) -> State:
     )
 
 
-def _done_drawing(state: State, seat: int, now: float) -> None:
+def _done_drawing(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     require(state.phase == DRAWING, "wrong_phase")
     done = state.done_drawing
     require(not done[seat], "incognito.already_done")
@@ -297,7 +288,7 @@ def _vote(state: State, seat: int, action: Mapping[str, JSON], now: float) -> No
     _after_voting_progress(state, now)
 
 
-def _done_voting(state: State, seat: int, now: float) -> None:
+def _done_voting(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     require(state.phase == VOTING, "wrong_phase")
     require(not state.finished_voting(seat), "incognito.finished_voting")
     state.done_voting[seat] = True
@@ -312,11 +303,9 @@ def _after_voting_progress(state: State, now: float) -> None:
         state.countdown_end = now + float(state.settings["countdown"])
 
 
-def _timeout(state: State, now: float, due: float | None, clock_was_off: bool) -> None:
+def _timeout(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     require(state.phase in (DRAWING, VOTING), "wrong_phase")
-    limited = state.settings["drawing_time_limit"] is not None
-    if clock_was_off and limited and due is not None and now < due:
-        return  # the timeout deadline() asked for to start round 1's drawing clock
+    due = _due(state)
     require(due is not None and now >= due, "timeout_early")
     if state.phase == DRAWING:
         _start_voting(state)
@@ -420,7 +409,7 @@ def _move_on(state: State, now: float) -> None:
         _next_round(state, now)
 
 
-def _skip(state: State, action: Mapping[str, JSON], now: float) -> None:
+def _skip(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     """``{"type": "skip", "seats": [...]}``: go on without those (absent) players, allowed
     only when they are all the phase still waits for: the phase ends at once."""
     require(state.phase in (DRAWING, VOTING, SCORED), "wrong_phase")
@@ -432,7 +421,7 @@ def _skip(state: State, action: Mapping[str, JSON], now: float) -> None:
     _move_on(state, now)
 
 
-def _remove(state: State, action: Mapping[str, JSON], now: float) -> None:
+def _remove(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     """``{"type": "remove", "seat": n}``: the seat plays no further part. Its drawing and
     the votes it placed stay in this round; from now on it is done in every phase, as a
     player who neither draws nor votes (its vote cards are placed at random, the rule for
@@ -462,7 +451,7 @@ def _seat_list(state: State, value: JSON) -> list[int]:
     return seats
 
 
-def _confirm(state: State, seat: int, now: float) -> None:
+def _confirm(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     require(state.phase == SCORED, "wrong_phase")
     require(not state.confirmed[seat], "incognito.already_confirmed")
     state.confirmed[seat] = True
@@ -528,3 +517,17 @@ def load(data: Mapping[str, JSON]) -> State:
         memory=list(data.get("memory", [])),
         removed=list(data.get("removed") or [False] * len(data["names"])),
     )
+
+
+_PLAYER_ACTIONS: dict[str, Handler[State]] = {
+    "done_drawing": _done_drawing,
+    "vote": _vote,
+    "done_voting": _done_voting,
+    "confirm": _confirm,
+}
+_SYSTEM_ACTIONS: dict[str, Handler[State]] = {
+    "timeout": _timeout,
+    "advance": _advance,
+    "skip": _skip,
+    "remove": _remove,
+}

@@ -7,12 +7,12 @@ void drawings; players confirm) -> next round's ``display``, or ``over``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from atelier.content.decks import LEVELS, Card
 from atelier.errors import RuleError, require
-from atelier.games.core import SYSTEM, is_int, is_number, rolling, seeded, winners
+from atelier.games.core import SYSTEM, Handler, is_int, is_number, rolling, seeded, winners
 from atelier.games.pictomania import settings as settings_mod
 from atelier.games.pictomania import tokens
 from atelier.games.pictomania.reveal import is_void, labels, round_result
@@ -424,9 +424,7 @@ def game_winners(state: State) -> list[int]:
     return winners(state.totals) if state.phase == "over" else []
 
 
-Handler = Callable[[State, int, Mapping[str, Any], float], None]
-
-_PLAYER_ACTIONS: dict[tuple[str, str], Handler] = {
+_PLAYER_ACTIONS: dict[tuple[str, str], Handler[State]] = {
     ("display", "replace"): _replace,
     ("display", "ready"): _ready,
     ("drawing", "guess"): _guess,
@@ -435,7 +433,7 @@ _PLAYER_ACTIONS: dict[tuple[str, str], Handler] = {
     ("review", "void"): _void,
     ("review", "confirm"): _confirm,
 }
-_SYSTEM_ACTIONS: dict[tuple[str, str], Handler] = {
+_SYSTEM_ACTIONS: dict[tuple[str, str], Handler[State]] = {
     **{(phase, "skip"): _skip for phase in ("display", "drawing", "review")},
     **{(phase, "remove"): _remove for phase in ("display", "drawing", "review")},
     ("display", "advance"): _deal_now,
