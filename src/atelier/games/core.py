@@ -127,6 +127,15 @@ class Game(Protocol[S]):
     def load(self, data: Mapping[str, JSON]) -> S: ...
 
 
+class LegalActionsGame(Game[S], Protocol[S]):
+    """A game that lists its players' moves, as OpenSpiel's ``legal_actions``."""
+
+    def legal_actions(self, state: S, seat: int) -> list[dict[str, JSON]]:
+        """Every action ``apply`` accepts from player ``seat`` now (before any
+        deadline passes), fields written out; empty when the seat has none."""
+        ...
+
+
 class DrawingGame(Game[S], Protocol[S]):
     """A game whose players draw (Pictomania, Incognito): the server relays
     and stores ink only where the game allows it."""

@@ -143,6 +143,21 @@ def _unused_cards(state: State) -> list[Card]:
     return [c for c in state.pool if c.id not in used]
 
 
+def _spare_cards(state: State) -> bool:
+    """Whether a card may be replaced: enough unused ones stay for the rounds to come."""
+    rounds_left: int = state.settings["rounds"] - state.round
+    later = settings_mod.cards_per_round(state.settings) * rounds_left
+    return len(_unused_cards(state)) > later
+
+
+def may_replace(state: State, seat: int) -> bool:
+    """Whether a ``replace`` by ``seat`` of a card on display would be accepted now."""
+    if state.phase != "display" or not _spare_cards(state):
+        return False
+    first = state.settings["edition"] == "first"
+    return not first or state.swaps_used[seat] < state.settings["card_swaps"]
+
+
 def _levels_near(level: int) -> list[int]:
     return sorted(LEVELS, key=lambda lv: (abs(lv - level), lv))
 
@@ -152,9 +167,7 @@ def _replace(state: State, seat: int, action: Mapping[str, Any], now: float) -> 
     label = action.get("card")
     require(isinstance(label, str) and label in names, "bad_card")
     slot = names.index(label)
-    # Keep enough unused cards for the rounds still to come.
-    later = settings_mod.cards_per_round(state.settings) * (state.settings["rounds"] - state.round)
-    require(len(_unused_cards(state)) > later, "no_cards_left")
+    require(_spare_cards(state), "no_cards_left")
     if state.settings["edition"] == "first":
         # 1st edition: a limited number of swaps per player for the whole game.
         require(state.swaps_used[seat] < state.settings["card_swaps"], "no_swaps_left")
