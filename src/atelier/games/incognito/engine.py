@@ -202,14 +202,13 @@ def apply(state: State, seat: int, action: Mapping[str, JSON], now: float) -> St
     require(isinstance(action, Mapping) and isinstance(action.get("type"), str), "bad_action")
     kind = str(action["type"])
     handler = _PLAYER_ACTIONS.get(kind) or _SYSTEM_ACTIONS.get(kind)
-    require(handler is not None, "bad_action")
-    assert handler is not None
+    if handler is None:
+        raise RuleError("bad_action")
     require(state.phase != OVER, "game_over")
     if kind in _SYSTEM_ACTIONS:
         require(seat == SYSTEM, "incognito.system_only")
     else:
-        require(is_int(seat)
-                and 0 <= seat < state.seats, "not_a_player")
+        require(is_int(seat) and 0 <= seat < state.seats, "not_a_player")
         require(not state.is_removed(seat), "player_removed", name=state.names[seat])
 
     nxt = _clone(state)
@@ -274,8 +273,7 @@ def _start_voting(state: State) -> None:
 def _vote(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     require(state.phase == VOTING, "wrong_phase")
     author, tile = action.get("author"), action.get("tile")
-    require(is_int(author)
-            and 0 <= author < state.seats, "bad_action")
+    require(is_int(author) and 0 <= author < state.seats, "bad_action")
     require(is_int(tile), "bad_action")
     assert isinstance(author, int) and isinstance(tile, int)
     require(not state.done_voting[seat], "incognito.finished_voting")
@@ -428,8 +426,7 @@ def _remove(state: State, seat: int, action: Mapping[str, JSON], now: float) -> 
     unplaced cards)."""
     require(state.phase in (DRAWING, VOTING, SCORED), "wrong_phase")
     target = action.get("seat")
-    require(is_int(target)
-            and 0 <= target < state.seats, "bad_action")
+    require(is_int(target) and 0 <= target < state.seats, "bad_action")
     assert isinstance(target, int)
     require(not state.is_removed(target), "player_removed", name=state.names[target])
     require(state.removed.count(False) > 2, "too_few_left", min=2)

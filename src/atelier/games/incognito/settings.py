@@ -64,8 +64,7 @@ def validate_settings(settings: Mapping[str, JSON], seats: int) -> dict[str, JSO
 
     require(result["language"] in LANGUAGES, "bad_settings", field="language")
     rounds = result["rounds"]
-    require(is_int(rounds)
-            and 1 <= rounds <= MAX_ROUNDS, "bad_settings", field="rounds")
+    require(is_int(rounds) and 1 <= rounds <= MAX_ROUNDS, "bad_settings", field="rounds")
     countdown = result["countdown"]
     require(is_number(countdown) and 0 <= countdown <= MAX_COUNTDOWN, "bad_settings",
             field="countdown")
