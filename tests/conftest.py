@@ -191,6 +191,10 @@ class SecretsGame:
     def ink_tools(self, state: Mapping[str, Any], seat: int) -> frozenset[str]:
         return frozenset({"pen", "undo", "clear"})
 
+    def canvas_action(self, state: Mapping[str, Any], seat: int,
+                      blank: bool) -> dict[str, Any] | None:
+        return None  # no rule cares whether a canvas is empty
+
     # computer players
     def computer_seats(self, settings: Mapping[str, Any]) -> dict[int, str]:
         return {1: "Robot"} if settings.get("computer") else {}

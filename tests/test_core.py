@@ -25,3 +25,28 @@ def test_unknown_key_falls_back_to_the_key() -> None:
 def test_unknown_command_is_a_usage_error(capsys) -> None:  # type: ignore[no-untyped-def]
     assert main(["frobnicate"]) == 2
     assert "usage: atelier" in capsys.readouterr().err
+
+
+def test_every_shipped_game_declares_the_capabilities_the_server_uses() -> None:
+    # the server finds a game's capabilities by these protocols: a game that
+    # lacks one method of a protocol silently loses the whole capability
+    from atelier.bench.sketch import GAME as SKETCH
+    from atelier.games.core import (
+        BotGame,
+        DealingGame,
+        DrawingGame,
+        GuessTimelineGame,
+        RemovableSeats,
+        ScoredGame,
+    )
+    from atelier.games.registry import get_game
+
+    def kinds(game: object) -> set[str]:
+        return {p.__name__ for p in (DrawingGame, GuessTimelineGame, BotGame, DealingGame,
+                                     ScoredGame, RemovableSeats) if isinstance(game, p)}
+
+    both = {"DrawingGame", "DealingGame", "ScoredGame", "RemovableSeats"}
+    assert kinds(get_game("pictomania")) == both | {"GuessTimelineGame"}
+    assert kinds(get_game("incognito")) == both
+    assert kinds(get_game("piet")) == {"BotGame", "ScoredGame"}
+    assert kinds(SKETCH) == {"DrawingGame"}

@@ -71,5 +71,9 @@ class SketchGame:
     def ink_tools(self, state: Mapping[str, Any], seat: int) -> frozenset[str]:
         return frozenset({"pen", "eraser", "undo", "clear"})
 
+    def canvas_action(self, state: Mapping[str, Any], seat: int,
+                      blank: bool) -> dict[str, Any] | None:
+        return None  # no rule cares whether a canvas is empty
+
 
 GAME: Game[dict[str, Any]] = SketchGame()  # mypy checks it keeps the game contract

@@ -27,6 +27,7 @@ from atelier.content.check import (
 )
 from atelier.content.decks import LEVELS, MAX_WORD_LENGTH, WORDS_PER_CARD, Card
 from atelier.errors import RuleError
+from atelier.jsoncheck import is_int
 
 Format = Literal["json", "csv"]
 Mode = Literal["alongside", "instead"]
@@ -201,7 +202,7 @@ def _level(raw: _Raw) -> int:
     level = raw.level
     if isinstance(level, str) and level.strip().isdigit():
         level = int(level)
-    if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
+    if not is_int(level) or level not in LEVELS:
         shown = "" if level is None else str(level)
         raise RuleError(
             "custom_level", card=raw.number, level=shown, low=LEVELS[0], high=LEVELS[-1]

@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Protocol, TypeGuard, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
     from atelier.games.actions import ActionSchema
@@ -37,16 +37,6 @@ S = TypeVar("S")
 Handler = Callable[[S, int, Mapping[str, JSON], float], None]
 """One action's rule: changes a copy of the state in place, or raises RuleError.
 A game's ``apply`` finds it in a table (by action type, or by phase and type)."""
-
-
-def is_int(value: object) -> TypeGuard[int]:
-    """A JSON integer. Python's bool is an int, but JSON ``true`` is no number."""
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def is_number(value: object) -> TypeGuard[int | float]:
-    """A JSON number (not ``true``/``false``): a time, a count of seconds."""
-    return isinstance(value, int | float) and not isinstance(value, bool)
 
 
 RngState = tuple[Any, ...]
@@ -127,6 +117,7 @@ class Game(Protocol[S]):
     def load(self, data: Mapping[str, JSON]) -> S: ...
 
 
+@runtime_checkable
 class LegalActionsGame(Game[S], Protocol[S]):
     """A game that lists its players' moves, as OpenSpiel's ``legal_actions``."""
 
@@ -136,6 +127,7 @@ class LegalActionsGame(Game[S], Protocol[S]):
         ...
 
 
+@runtime_checkable
 class DrawingGame(Game[S], Protocol[S]):
     """A game whose players draw (Pictomania, Incognito): the server relays
     and stores ink only where the game allows it."""
@@ -170,6 +162,7 @@ class DrawingGame(Game[S], Protocol[S]):
         ...
 
 
+@runtime_checkable
 class GuessTimelineGame(DrawingGame[S], Protocol[S]):
     """A drawing game whose guesses are shown on a drawing's replay
     (Pictomania); see atelier.server.marks."""
@@ -185,6 +178,7 @@ class GuessTimelineGame(DrawingGame[S], Protocol[S]):
         ...
 
 
+@runtime_checkable
 class BotGame(Game[S], Protocol[S]):
     """A game with computer players (Piet against the computer)."""
 
@@ -200,6 +194,7 @@ class BotGame(Game[S], Protocol[S]):
         ...
 
 
+@runtime_checkable
 class DealingGame(Game[S], Protocol[S]):
     """A game that deals cards or words a room should not see twice: the room
     remembers what its games dealt (as opaque ids) and hands that memory to the
@@ -216,9 +211,17 @@ class DealingGame(Game[S], Protocol[S]):
         ...
 
 
+@runtime_checkable
 class ScoredGame(Game[S], Protocol[S]):
     """A game with points per seat: a room sums its finished games."""
 
     def final_scores(self, state: S) -> list[int]:
         """Each seat's points (the highest wins; ties share the win)."""
         ...
+
+
+@runtime_checkable
+class RemovableSeats(Protocol):
+    """A game that lets the host take a player out while it runs (SYSTEM "remove")."""
+
+    seats_removable: bool

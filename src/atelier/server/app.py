@@ -30,6 +30,7 @@ from atelier.server.addresses import AddressLimits, AddressPolicy, client_addres
 from atelier.server.decks import router as decks_router
 from atelier.server.forwarded import Proxies
 from atelier.server.headers import SecurityHeaders
+from atelier.server.http_errors import error_response, read_body, rule_error
 from atelier.server.model import COLOUR_HEX, hash_token
 from atelier.server.pngs import PngCache
 from atelier.server.protocol import load_json
@@ -74,37 +75,10 @@ class CreateRoom(BaseModel):
     language: str = Field(default="en", max_length=16)
 
 
-def _lang(request: Request) -> str:
-    return pick_language(request.query_params.get("lang") or request.headers.get("accept-language"))
-
-
-def _error(request: Request, err: RuleError, status: int) -> JSONResponse:
-    return JSONResponse(
-        {"code": err.code, "message": err.message(_lang(request)), "params": err.params},
-        status_code=status,
-    )
-
-
 def address_of(request: Request | WebSocket, policy: AddressPolicy) -> str:
     """The client's address for the per-address limits (forwarded only from trusted proxies)."""
     peer = request.client.host if request.client is not None else None
     return client_address(peer, request.headers.get("x-forwarded-for"), policy.proxies)
-
-
-async def _body(request: Request, limit: int) -> bytes:
-    """The request body, refused once it exceeds ``limit`` bytes (the stream is
-    counted: Content-Length may lie or be absent)."""
-    declared = request.headers.get("content-length", "")
-    if declared.isascii() and declared.isdigit() and int(declared) > limit:
-        raise RuleError("body_too_large", max=limit)
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > limit:
-            raise RuleError("body_too_large", max=limit)
-        chunks.append(chunk)
-    return b"".join(chunks)
 
 
 def _games(config: ServerConfig) -> Callable[[str], Game[Any]]:
@@ -182,16 +156,18 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.exception_handler(HTTPException)
     async def http_error(request: Request, exc: HTTPException) -> Response:
         code = HTTP_CODES.get(exc.status_code, "bad_request")
-        return _error(request, RuleError(code), exc.status_code)
+        return error_response(request, RuleError(code), exc.status_code)
+
+    app.add_exception_handler(RuleError, rule_error)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> Response:
-        return _error(request, RuleError("bad_request"), 400)
+        return error_response(request, RuleError("bad_request"), 400)
 
     @app.exception_handler(Exception)
     async def internal(request: Request, exc: Exception) -> Response:
         log.error("request %s failed", request.url.path, exc_info=exc)
-        return _error(request, RuleError("internal"), 500)
+        return error_response(request, RuleError("internal"), 500)
     pngs = PngCache()
     proxies = Proxies(config.forwarded_allow_ips)
     animations = AnimationCache()
@@ -212,7 +188,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/r/{code}", include_in_schema=False)
     async def room_page(code: str, request: Request) -> Response:
         if not re.fullmatch(r"[A-Za-z0-9]{1,16}", code):
-            return _error(request, RuleError("unknown_room", room=code[:16]), 404)
+            raise RuleError("unknown_room", room=code[:16])
         return index()
 
     @app.get("/r/{code}/tv", include_in_schema=False)
@@ -227,24 +203,22 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/api/strings/{lang}")
     async def strings(lang: str, request: Request) -> Response:
         if lang not in LANGUAGES:
-            return _error(request, RuleError("unknown_language", language=lang[:16]), 404)
+            raise RuleError("unknown_language", language=lang[:16])
         return JSONResponse(catalog()[lang])
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(request: Request) -> Response:
         if not addresses.take_room(address_of(request, config.address_policy)):
             per_minute = config.address_policy.rooms_per_minute
-            refused = _error(request, RuleError("too_many_rooms", per_minute=per_minute), 429)
+            refused = error_response(request, RuleError("too_many_rooms", per_minute=per_minute))
             refused.headers["Retry-After"] = str(max(1, round(60 / max(1, per_minute))))
             return refused
-        try:
-            raw = await _body(request, MAX_CREATE_BYTES)
-        except RuleError as err:
-            return _error(request, err, 413)
+        raw = await read_body(request, MAX_CREATE_BYTES,
+                              lambda _size: RuleError("body_too_large", max=MAX_CREATE_BYTES))
         try:
             body = CreateRoom.model_validate(load_json(raw.decode()))
         except (ValidationError, ValueError, RuleError):
-            return _error(request, RuleError("bad_message", detail="game, settings, language"), 400)
+            raise RuleError("bad_message", detail="game, settings, language") from None
         # The creator's host credential: joining with it makes that player host.
         host_key = secrets.token_urlsafe(24)
         try:
@@ -252,21 +226,19 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 body.game, body.settings, pick_language(body.language), hash_token(host_key)
             )
         except RuleError as err:
-            return _error(request, err, 400)
+            return error_response(request, err, 400)  # the settings' fault, whatever the code
         url = str(request.base_url).rstrip("/") + f"/r/{code}"
         return JSONResponse({"code": code, "url": url, "host_key": host_key}, status_code=201)
 
-    async def room_or_404(request: Request, code: str) -> LiveRoom | JSONResponse:
+    async def room_or_404(request: Request, code: str) -> LiveRoom:
         room = await rooms_of(request).get(code)
         if room is None:
-            return _error(request, RuleError("unknown_room", room=code[:16]), 404)
+            raise RuleError("unknown_room", room=code[:16])
         return room
 
     @app.get("/api/rooms/{code}")
     async def room_info(code: str, request: Request) -> Response:
         room = await room_or_404(request, code)
-        if isinstance(room, JSONResponse):
-            return room
         spectators = sum(1 for c in room.conns if c.player_id is None)
         return JSONResponse(room_summary(room.model, room.online(), spectators))
 
@@ -274,8 +246,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def room_qr(code: str, request: Request) -> Response:
         """The join link as a QR code, as this request reached the server."""
         room = await room_or_404(request, code)
-        if isinstance(room, JSONResponse):
-            return room
         url = str(request.base_url).rstrip("/") + f"/r/{room.model.code}"
         return Response(qr_svg(url), media_type="image/svg+xml",
                         headers={"Cache-Control": "max-age=3600"})
@@ -283,8 +253,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/api/rooms/{code}/drawings")
     async def drawings(code: str, request: Request) -> Response:
         room = await room_or_404(request, code)
-        if isinstance(room, JSONResponse):
-            return room
         listing = [
             {"key": key, "seat": seat, "batches": len(batches),
              "strokes": room.strokes(key, seat)}
@@ -297,8 +265,6 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/api/rooms/{code}/drawings/{key}/{name}")
     async def drawing(code: str, key: str, name: str, request: Request) -> Response:
         room = await room_or_404(request, code)
-        if isinstance(room, JSONResponse):
-            return room
         # [0-9], not str.isdigit: that takes "²" too, which int() does not
         found = SEAT_FILE.fullmatch(name)
         seat = int(found.group(1)) if found else -1
@@ -307,7 +273,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if batches is None and found and _is_drawing(room, key, seat):
             batches = BatchLog()  # drew nothing: a blank drawing, not a missing one
         if batches is None or not _visible_to_public(room, key, seat):
-            return _error(request, RuleError("unknown_drawing"), 404)
+            raise RuleError("unknown_drawing")
         if ext == "ink":
             body = b"".join(struct.pack(">I", len(b)) + b for b in batches)
             return Response(body, media_type="application/octet-stream")
@@ -321,7 +287,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         animated = ext in ("gif", "webp")  # the replay, animated (bounded: atelier.ink.animate)
         size = request.query_params.get("size", "320" if animated else "1024")
         if not PNG_SIZE.fullmatch(size):
-            return _error(request, RuleError("bad_query", name="size"), 400)
+            raise RuleError("bad_query", name="size")
         if animated:
             px = min(480, max(64, int(size)))
             data = await animations.get((code, key, seat, len(batches), px, colour, ext), batches)

@@ -28,7 +28,7 @@ from atelier.content.custom import (
 from atelier.content.decks import Card
 from atelier.errors import RuleError
 from atelier.games.pictomania.settings import cards_per_round
-from atelier.i18n import pick_language
+from atelier.server.http_errors import read_body
 from atelier.server.model import decide_settings
 from atelier.server.rooms import LiveRoom, Rooms
 
@@ -37,27 +37,6 @@ router = APIRouter()
 GAME = "pictomania"
 FORMATS = ("json", "csv")
 MEDIA_TYPES = {"json": "application/json", "csv": "text/csv; charset=utf-8"}
-STATUS = {
-    "unknown_room": 404,
-    "deck_none": 404,
-    "not_host": 403,
-    "game_started": 409,
-    "custom_too_big": 413,
-}
-"""HTTP status per error code; any other refusal is the deck's fault: 400."""
-
-
-def _lang(request: Request) -> str:
-    return pick_language(request.query_params.get("lang") or request.headers.get("accept-language"))
-
-
-def _error(request: Request, err: RuleError) -> JSONResponse:
-    return JSONResponse(
-        {"code": err.code, "message": err.message(_lang(request)), "params": err.params},
-        status_code=STATUS.get(err.code, 400),
-    )
-
-
 def _bearer(request: Request) -> str | None:
     scheme, _, token = request.headers.get("authorization", "").partition(" ")
     return token.strip() or None if scheme.lower() == "bearer" else None
@@ -95,18 +74,9 @@ def _too_big(size: int) -> RuleError:
 async def _body_text(request: Request) -> str:
     """The request body as text, refused as soon as it exceeds the deck limit
     (Content-Length is not trusted: the stream is counted too)."""
-    declared = request.headers.get("content-length", "")
-    if declared.isascii() and declared.isdigit() and int(declared) > MAX_BYTES:
-        raise _too_big(int(declared))
-    chunks: list[bytes] = []
-    size = 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > MAX_BYTES:
-            raise _too_big(size)
-        chunks.append(chunk)
+    raw = await read_body(request, MAX_BYTES, _too_big)
     try:
-        return b"".join(chunks).decode("utf-8")
+        return raw.decode("utf-8")
     except UnicodeDecodeError:
         raise RuleError("content_not_utf8") from None
 
@@ -143,66 +113,54 @@ async def _change(request: Request, room: LiveRoom, host: str, changes: dict[str
 async def upload_deck(code: str, request: Request) -> Response:
     """Body: the deck file as text (JSON or CSV). ``?mode=alongside|instead``,
     ``?format=json|csv`` (default: sniffed). Host only, in the lobby."""
-    try:
-        room = await _room(request, code)
-        host = _host_id(request, room)
-        mode = request.query_params.get("mode", "alongside")
-        if mode not in MODES:
-            raise RuleError("bad_settings", field="custom_mode")
-        fmt = request.query_params.get("format") or None
-        if fmt is not None and fmt not in FORMATS:
-            raise RuleError("custom_format", fmt=fmt[:16])
-        text = await _body_text(request)
-        lang = room.model.settings.get("language")
-        cards = parse_deck(
-            text,
-            "csv" if fmt == "csv" else "json" if fmt else None,
-            lang if isinstance(lang, str) else None,
-        )
-        if mode == "instead":
-            _enough_for_instead(room.model.settings, cards)
-        changes = cards_to_settings(cards, "instead" if mode == "instead" else "alongside")
-        await _change(request, room, host, changes)
-    except RuleError as err:
-        return _error(request, err)
+    room = await _room(request, code)
+    host = _host_id(request, room)
+    mode = request.query_params.get("mode", "alongside")
+    if mode not in MODES:
+        raise RuleError("bad_settings", field="custom_mode")
+    fmt = request.query_params.get("format") or None
+    if fmt is not None and fmt not in FORMATS:
+        raise RuleError("custom_format", fmt=fmt[:16])
+    text = await _body_text(request)
+    lang = room.model.settings.get("language")
+    cards = parse_deck(
+        text,
+        "csv" if fmt == "csv" else "json" if fmt else None,
+        lang if isinstance(lang, str) else None,
+    )
+    if mode == "instead":
+        _enough_for_instead(room.model.settings, cards)
+    changes = cards_to_settings(cards, "instead" if mode == "instead" else "alongside")
+    await _change(request, room, host, changes)
     return JSONResponse(_summary(room.model.settings))
 
 
 @router.delete("/api/rooms/{code}/deck")
 async def remove_deck(code: str, request: Request) -> Response:
     """Back to the built-in cards only. Host only, in the lobby."""
-    try:
-        room = await _room(request, code)
-        host = _host_id(request, room)
-        await _change(request, room, host, {"custom_cards": [], "custom_mode": "alongside"})
-    except RuleError as err:
-        return _error(request, err)
+    room = await _room(request, code)
+    host = _host_id(request, room)
+    await _change(request, room, host, {"custom_cards": [], "custom_mode": "alongside"})
     return JSONResponse(_summary(room.model.settings))
 
 
 @router.get("/api/rooms/{code}/deck")
 async def deck_info(code: str, request: Request) -> Response:
     """``{"mode", "cards", "levels": {"1": n, ...}}``; anyone with the code."""
-    try:
-        room = await _room(request, code)
-    except RuleError as err:
-        return _error(request, err)
+    room = await _room(request, code)
     return JSONResponse(_summary(room.model.settings))
 
 
 @router.get("/api/rooms/{code}/deck.{fmt}")
 async def export_room_deck(code: str, fmt: str, request: Request) -> Response:
     """The room's custom deck as a file that can be uploaded again; anyone with the code."""
-    try:
-        if fmt not in FORMATS:
-            raise RuleError("custom_format", fmt=fmt[:16])
-        room = await _room(request, code)
-        cards = _room_cards(room.model.settings)
-        if not cards:
-            raise RuleError("deck_none")
-        text = export_deck(cards, "csv" if fmt == "csv" else "json")
-    except RuleError as err:
-        return _error(request, err)
+    if fmt not in FORMATS:
+        raise RuleError("custom_format", fmt=fmt[:16])
+    room = await _room(request, code)
+    cards = _room_cards(room.model.settings)
+    if not cards:
+        raise RuleError("deck_none")
+    text = export_deck(cards, "csv" if fmt == "csv" else "json")
     name = f"atelier-{room.model.code}-deck.{fmt}"
     return Response(
         text,

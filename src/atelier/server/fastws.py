@@ -34,6 +34,7 @@ from uvicorn.importer import import_from_string
 from atelier.errors import RuleError
 from atelier.i18n import pick_language
 from atelier.server.headers import HEADERS
+from atelier.server.views import error_body
 from atelier.server.wsframe import (
     BINARY,
     CLOSE,
@@ -223,8 +224,7 @@ class RoomSocket(asyncio.Protocol):
         """An HTTP answer like the app's own: a translated JSON error, security headers."""
         if self.transport is not None:
             err = RuleError(code)
-            body = json.dumps({"code": code, "message": err.message(self.lang),
-                               "params": {}}).encode()
+            body = json.dumps(error_body(err, self.lang)).encode()
             head = b"".join(name + b": " + value + b"\r\n" for name, value in HEADERS)
             self.transport.write(b"HTTP/1.1 " + status + b"\r\ncontent-type: application/json"
                                  b"\r\ncontent-length: " + str(len(body)).encode()

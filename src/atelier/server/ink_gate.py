@@ -3,13 +3,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from atelier.errors import require
 from atelier.ink.codec import MAX_BATCH_BYTES, InkBatch
 from atelier.ink.guard import InkGuard
 from atelier.server.model import RoomModel
-from atelier.server.views import drawing_key
+from atelier.server.views import drawing_game, drawing_key
 
 
 def check_batch(
@@ -22,7 +20,7 @@ def check_batch(
     key = drawing_key(room)
     require(key is not None, "cannot_draw")
     assert key is not None and seat is not None
-    game: Any = room.game
+    game = drawing_game(room)  # it has a drawing key
     require(bool(game.may_draw(room.state, seat)), "cannot_draw")
     require(len(data) <= MAX_BATCH_BYTES, "message_too_large", max=MAX_BATCH_BYTES)
     guard = guards.get((key, seat))

@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from atelier.games.core import GuessTimelineGame
 from atelier.ink.guard import InkGuard
 from atelier.ink.replay import MAX_GAP_MS, timeline
 from atelier.server.model import RoomModel
@@ -30,12 +31,11 @@ def mark_for(
     guards: dict[tuple[str, int], InkGuard], action: dict[str, Any],
 ) -> dict[str, Any] | None:
     """The mark to log with ``action``, if it marks a drawing of the current key."""
-    game: Any = model.game
-    target_of = getattr(game, "marked_drawing", None)
+    game = model.game
     key = drawing_key(model)
-    if target_of is None or key is None:
+    if not isinstance(game, GuessTimelineGame) or key is None:
         return None
-    target = target_of(action)
+    target = game.marked_drawing(action)
     if not isinstance(target, int):
         return None
     n = len(batches.get(key, {}).get(target, ()))
@@ -56,13 +56,12 @@ def guesses_on(
 ) -> list[dict[str, Any]] | None:
     """The guesses on one drawing with their place on its replay, or None while
     the game keeps them secret (the round is not revealed yet)."""
-    game: Any = model.game
-    revealed = getattr(game, "revealed_guesses", None)
-    if revealed is None or model.state is None:
+    game = model.game
+    if not isinstance(game, GuessTimelineGame) or model.state is None:
         return []
     if not key.startswith(model.ink_prefix):
         return []  # a drawing of an earlier game in the room: its guesses went with it
-    verdicts: list[dict[str, Any]] | None = revealed(
+    verdicts = game.revealed_guesses(
         model.state, key[len(model.ink_prefix):], seat)
     if verdicts is None:
         return None

@@ -17,7 +17,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from atelier.errors import require
-from atelier.games.core import SYSTEM, Game
+from atelier.games.core import (
+    SYSTEM,
+    BotGame,
+    DealingGame,
+    Game,
+    RemovableSeats,
+    ScoredGame,
+)
 
 if TYPE_CHECKING:
     from atelier.store import EventRow
@@ -105,13 +112,11 @@ class RoomModel:
         return None if p is None else p.seat
 
     def is_bot_game(self) -> bool:
-        return hasattr(self.game, "computer_seats")
+        return isinstance(self.game, BotGame)
 
     def lobby_computers(self) -> dict[int, str]:
-        if not self.is_bot_game():
-            return {}
-        seats: dict[int, str] = self.game.computer_seats(self.settings)  # type: ignore[attr-defined]
-        return seats
+        game = self.game
+        return game.computer_seats(self.settings) if isinstance(game, BotGame) else {}
 
     def all_players(self) -> list[Player]:
         """Humans and computers; seated order once the game runs."""
@@ -141,9 +146,9 @@ class RoomModel:
 
     def _record_result(self) -> None:
         """A finished game's points per player, kept for the running totals."""
-        if not hasattr(self.game, "final_scores"):
+        if not isinstance(self.game, ScoredGame):
             return
-        scores: list[int] = self.game.final_scores(self.state)
+        scores = self.game.final_scores(self.state)
         best = max(scores, default=0)
         by_seat = {p.seat: p for p in self.all_players()}
         self.played.append({"players": [
@@ -307,7 +312,7 @@ def decide_join(room: RoomModel, name: str, colour: str, token_hash: str,
 
 def removable(room: RoomModel) -> bool:
     """Whether this game lets a seat drop out while it runs (the drawing games)."""
-    return bool(getattr(room.game, "seats_removable", False))
+    return isinstance(room.game, RemovableSeats) and room.game.seats_removable
 
 
 def decide_leave(room: RoomModel, player_id: str | None, now: float = 0.0) -> tuple[Event, Any]:
@@ -413,7 +418,7 @@ def decide_start(room: RoomModel, player_id: str | None) -> Event:
     by_id = {p.id: p.name for p in room.players}
     names = [computers[seat] if seat in computers else by_id[pid] for seat, pid in enumerate(seats)]
     seed = room.game_seed()
-    if hasattr(game, "new_avoiding"):
+    if isinstance(game, DealingGame):
         initial = game.new_avoiding(settings, names, seed, room.dealt)
     else:
         initial = game.new(settings, names, seed)
@@ -433,7 +438,7 @@ def decide_again(room: RoomModel, player_id: str | None) -> Event:
     _require_host(room, player_id)
     require(room.phase == "over", "not_over")
     dealt = list(room.dealt)
-    if hasattr(room.game, "dealt"):
+    if isinstance(room.game, DealingGame):
         dealt = list(room.game.dealt(room.state))
     return "again", {"dealt": dealt}
 

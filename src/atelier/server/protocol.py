@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from atelier.errors import RuleError
-from atelier.games.core import is_int
+from atelier.jsoncheck import is_int
 
 PROTOCOL_VERSION = 1
 MAX_TEXT_BYTES = 16 * 1024

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from atelier.errors import RuleError
-from atelier.games.core import SYSTEM, Game
+from atelier.games.core import SYSTEM, BotGame, DrawingGame, Game
 from atelier.hub import Hub, HubMessage
 from atelier.ink.batches import BatchLog
 from atelier.ink.guard import InkGuard, restore
@@ -81,7 +81,8 @@ class LiveRoom:
     canvas_action: Callable[[Any, int, bool], dict[str, Any] | None] | None = field(init=False)
 
     def __post_init__(self) -> None:
-        self.canvas_action = getattr(self.model.game, "canvas_action", None)
+        game = self.model.game
+        self.canvas_action = game.canvas_action if isinstance(game, DrawingGame) else None
 
     def online(self) -> set[str]:
         ids = {pid for pid, n in self.local_online.items() if n > 0}
@@ -623,7 +624,9 @@ class Rooms:
 
     async def _bots(self, room: LiveRoom) -> None:
         model = room.model
-        game: Any = model.game
+        game = model.game
+        if not isinstance(game, BotGame):
+            return
         while True:
             room.bots_again = False
             acted = False

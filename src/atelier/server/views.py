@@ -8,15 +8,23 @@ full game state and other players' token hashes are never read here.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 from atelier.errors import RuleError
+from atelier.games.core import DrawingGame
 from atelier.server.model import Player, RoomModel
 from atelier.server.protocol import PROTOCOL_VERSION
 
 
 def is_drawing_game(room: RoomModel) -> bool:
-    return hasattr(room.game, "drawing_key")
+    return isinstance(room.game, DrawingGame)
+
+
+def drawing_game(room: RoomModel) -> DrawingGame[Any]:
+    """The room's game as a drawing game, where the caller knows it is one (it
+    has a drawing key now): a cast, as an isinstance on a protocol would check
+    every method each time, and some of this runs for every ink batch."""
+    return cast(DrawingGame[Any], room.game)
 
 
 def drawing_key(room: RoomModel) -> str | None:
@@ -26,8 +34,9 @@ def drawing_key(room: RoomModel) -> str | None:
     if cached is not None and cached[0] == room.seq:
         return cached[1]
     key: str | None = None
-    if room.state is not None and is_drawing_game(room):
-        key = room.game.drawing_key(room.state)  # type: ignore[attr-defined]
+    game = room.game
+    if room.state is not None and isinstance(game, DrawingGame):
+        key = game.drawing_key(room.state)
         key = None if key is None else room.ink_prefix + key
     room.drawing_key_at = (room.seq, key)
     return key
@@ -37,7 +46,7 @@ def visible_drawers(room: RoomModel, viewer: int | None) -> frozenset[int]:
     """The seats whose ink for the current key ``viewer`` (None: spectator) may see."""
     if drawing_key(room) is None:
         return frozenset()
-    game: Any = room.game
+    game = drawing_game(room)
     return frozenset(
         seat for seat in range(len(room.seats)) if game.ink_visible(room.state, seat, viewer)
     )
@@ -47,7 +56,7 @@ def ink_rights(room: RoomModel, seat: int | None) -> tuple[bool, list[str]]:
     """(may_draw, ink_tools) for ``seat`` now."""
     if seat is None or room.phase != "playing" or drawing_key(room) is None:
         return False, []
-    game: Any = room.game
+    game = drawing_game(room)
     return bool(game.may_draw(room.state, seat)), sorted(game.ink_tools(room.state, seat))
 
 
@@ -124,13 +133,13 @@ def joined_message(room: RoomModel, player: Player, token: str) -> str:
     )
 
 
+def error_body(err: RuleError, lang: str) -> dict[str, Any]:
+    """A refusal as every client reads it, over HTTP and (with ``"t"``) the socket."""
+    return {"code": err.code, "message": err.message(lang), "params": err.params}
+
+
 def error_message(err: RuleError, lang: str, msg_id: int | None = None) -> str:
-    body: dict[str, Any] = {
-        "t": "error",
-        "code": err.code,
-        "message": err.message(lang),
-        "params": err.params,
-    }
+    body: dict[str, Any] = {"t": "error", **error_body(err, lang)}
     if msg_id is not None:
         body["id"] = msg_id
     return json.dumps(body, default=str)

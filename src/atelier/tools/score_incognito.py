@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from atelier.errors import RuleError
-from atelier.games.core import JSON, is_int
+from atelier.games.core import JSON
 from atelier.games.incognito.scoring import score_round
+from atelier.jsoncheck import is_int
 
 USAGE = "usage: atelier score incognito FILE   (FILE may be - for standard input)"
 

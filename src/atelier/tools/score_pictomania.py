@@ -13,9 +13,9 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from atelier.games.core import is_int
 from atelier.games.pictomania import tokens
 from atelier.games.pictomania.scoring import Guess, RoundInput, RoundScore, score_round
+from atelier.jsoncheck import is_int
 
 USAGE = "usage: atelier score pictomania FILE   (FILE may be - for standard input)"
 

@@ -19,7 +19,6 @@ from atelier.games.core import (
     SYSTEM,
     Handler,
     RngState,
-    is_int,
     rng_from_json,
     rng_to_json,
     rolling,
@@ -33,6 +32,7 @@ from atelier.games.incognito.settings import (
     pools,
     validate_settings,
 )
+from atelier.jsoncheck import is_int
 
 DRAWING, VOTING, SCORED, OVER = "drawing", "voting", "scored", "over"
 

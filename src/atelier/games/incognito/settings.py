@@ -7,8 +7,9 @@ from typing import Any
 
 from atelier.content.decks import incognito_content
 from atelier.errors import RuleError, require
-from atelier.games.core import JSON, is_int, is_number
+from atelier.games.core import JSON
 from atelier.i18n import LANGUAGES
+from atelier.jsoncheck import is_int, is_number
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6

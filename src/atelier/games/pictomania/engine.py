@@ -12,11 +12,12 @@ from typing import Any
 
 from atelier.content.decks import LEVELS, Card
 from atelier.errors import RuleError, require
-from atelier.games.core import SYSTEM, Handler, is_int, is_number, rolling, seeded, winners
+from atelier.games.core import SYSTEM, Handler, rolling, seeded, winners
 from atelier.games.pictomania import settings as settings_mod
 from atelier.games.pictomania import tokens
 from atelier.games.pictomania.reveal import is_void, labels, round_result
 from atelier.games.pictomania.state import Seat, State
+from atelier.jsoncheck import is_int, is_number
 
 NUMBERS = tuple(range(1, 8))
 

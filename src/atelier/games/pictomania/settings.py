@@ -8,8 +8,8 @@ from typing import Any
 from atelier.content.custom import cards_from_settings, check_confusables
 from atelier.content.decks import LEVELS, WORDS_PER_CARD, Card, pictomania_cards
 from atelier.errors import RuleError
-from atelier.games.core import is_int
 from atelier.i18n import LANGUAGES
+from atelier.jsoncheck import is_int
 
 MAX_ROUNDS = 12
 MAX_CUSTOM_CARDS = 500

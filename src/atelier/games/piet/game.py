@@ -21,7 +21,7 @@ from pydantic import Field
 
 from atelier.errors import RuleError, require
 from atelier.games.actions import Action, ActionSchema
-from atelier.games.core import JSON, is_int
+from atelier.games.core import JSON
 from atelier.games.piet.ai import COMPUTER_LEVELS, choose_move
 from atelier.games.piet.board import COLOURS, Masks, colour_at
 from atelier.games.piet.notation import (
@@ -34,6 +34,7 @@ from atelier.games.piet.notation import (
 )
 from atelier.games.piet.rules import OVER, SETUPS, Move, State, legal_moves, new_game, play, winner
 from atelier.i18n import translate
+from atelier.jsoncheck import is_int
 
 MAX_RECORD_CHARS = 8000
 """A whole game with comments fits many times over; settings travel in every
