@@ -16,6 +16,7 @@ from atelier.errors import RuleError
 from atelier.games.core import SYSTEM
 from atelier.games.incognito import GAME, State
 from atelier.games.incognito.engine import place_remaining
+from atelier.games.incognito.legal import legal_actions
 from log_replay import LoggedAction, Replay
 
 WORDS = [f"W{i:03d}X" for i in range(80)]
@@ -24,24 +25,17 @@ KINDS = ["done_drawing", "vote", "done_voting", "confirm", "timeout", "advance",
 
 
 def legal_moves(state: State) -> list[tuple[int, dict[str, Any]]]:
-    n = state.seats
-    if state.phase == "drawing":
-        return [(s, {"type": "done_drawing"}) for s in range(n) if not state.done_drawing[s]]
-    if state.phase == "voting":
-        moves: list[tuple[int, dict[str, Any]]] = []
-        for s in range(n):
-            if state.finished_voting(s):
-                continue
-            moves.append((s, {"type": "done_voting"}))
-            free = [t for t in range(1, 7) if t not in state.votes[s].values()]
-            for a in range(n):
-                if a != s and a not in state.votes[s]:
-                    moves += [(s, {"type": "vote", "author": a, "tile": t}) for t in free]
-        return moves
-    if state.phase == "scored":
-        return [(SYSTEM, {"type": "advance"})] + [
-            (s, {"type": "confirm"}) for s in range(n) if not state.confirmed[s]]
-    return []
+    """Every player's legal action, and the host's "advance" between rounds."""
+    moves = [(SYSTEM, {"type": "advance"})] if state.phase == "scored" else []
+    for seat in range(state.seats):
+        moves += [(seat, action) for action in legal_actions(state, seat)]
+    return moves
+
+
+def is_legal(state: State, seat: int, action: dict[str, Any]) -> bool:
+    """Whether ``action`` is listed (compared as JSON: ``true`` is not ``1``)."""
+    return json.dumps(action, sort_keys=True) in {
+        json.dumps(a, sort_keys=True) for a in legal_actions(state, seat)}
 
 
 def fuzz_move(rng: random.Random, n: int) -> tuple[int, dict[str, Any]]:
@@ -81,8 +75,11 @@ def play(n: int, seed: int, driver: int, limit: float | None,
         before = json.dumps(GAME.dump(state))
         try:
             nxt = GAME.apply(state, seat, action, now)
-        except RuleError:
+        except RuleError as err:
             assert json.dumps(GAME.dump(state)) == before  # refused: nothing changed
+            # a player's legal action is refused only once its time is up
+            legal = seat != SYSTEM and is_legal(state, seat, action)
+            assert not legal or err.code == "incognito.time_up", err.code
             continue
         assert json.dumps(GAME.dump(state)) == before  # the input is never modified
         log.append(LoggedAction(seat, copy.deepcopy(action), now))

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from atelier.errors import RuleError
 from atelier.games.core import SYSTEM
 from atelier.games.pictomania import GAME
-from atelier.games.pictomania.reveal import labels
+from atelier.games.pictomania.legal import legal_actions
 from atelier.games.pictomania.state import State
 from log_replay import LoggedAction, Replay
 from pictomania_support import NAMES
@@ -38,33 +38,19 @@ def game_setups(draw: st.DrawFn) -> tuple[dict[str, Any], list[str], int]:
 
 
 def candidate_actions(state: State) -> list[tuple[int, dict[str, Any]]]:
-    """Every legal action (and a few that the rules may refuse) in this state."""
-    n = state.players
+    """Every player's legal action in this state, and the host's and the clock's."""
     out: list[tuple[int, dict[str, Any]]] = [(SYSTEM, {"type": "advance"})]
-    if state.phase == "display":
-        out += [(p, {"type": "ready"}) for p in range(n) if not state.ready[p]]
-        out += [(p, {"type": "replace", "card": labels(state.settings)[0]}) for p in range(n)]
-    elif state.phase == "drawing":
+    if state.phase == "drawing":
         out.append((SYSTEM, {"type": "timeout"}))
-        for p, mine in enumerate(state.seats):
-            if mine.finished:
-                continue
-            out.append((p, {"type": "done"}))
-            out += [(p, {"type": "black", "value": v}) for v in sorted(set(state.black_left))]
-            spent = {g for s in state.seats for by, g in s.stack if by == p}
-            for t, other in enumerate(state.seats):
-                if t != p and all(by != p for by, _ in other.stack):
-                    out += [
-                        (p, {"type": "guess", "target": t, "number": g})
-                        for g in range(1, 8)
-                        if g not in spent
-                    ]
-    elif state.phase == "review":
-        for p in range(n):
-            out.append((p, {"type": "confirm"}))
-            out += [(p, {"type": "void", "target": t, "void": v}) for t in range(n) for v in (1, 0)]
-            out = [(s, {**a, "void": bool(a["void"])}) if "void" in a else (s, a) for s, a in out]
+    for p in range(state.players):
+        out += [(p, action) for action in legal_actions(state, p)]
     return out
+
+
+def is_legal(state: State, seat: int, action: dict[str, Any]) -> bool:
+    """Whether ``action`` is listed (compared as JSON: ``true`` is not ``1``)."""
+    return json.dumps(action, sort_keys=True) in {
+        json.dumps(a, sort_keys=True) for a in legal_actions(state, seat)}
 
 
 noise = st.fixed_dictionaries(
@@ -159,6 +145,7 @@ def test_random_games(setup: tuple[dict[str, Any], list[str], int], data: st.Dat
             after = GAME.apply(state, seat, action, now)
         except RuleError as err:
             assert GAME.dump(state) == before, "a refused action changed the state"
+            assert seat == SYSTEM or not is_legal(state, seat, action), err.code
             assert err.message("de") != f"error.{err.code}", err.code
             continue
         assert GAME.dump(state) == before, "apply changed its input"

@@ -128,3 +128,15 @@ def test_the_move_list_says_who_moved_with_brushes_too(seed: int) -> None:
     assert [m["seat"] for m in GAME.view(state, None)["moves"]] == expected
     again = GAME.load(json.loads(json.dumps(GAME.dump(state))))
     assert GAME.view(again, 0)["moves"] == GAME.view(state, 0)["moves"]
+
+
+def test_legal_actions_are_the_movers_moves_and_each_is_accepted() -> None:
+    state = GAME.new({"brushes": True}, ["Ann", "Bob"], 3)
+    for turn in range(12):
+        mover = state.board.to_move
+        assert GAME.legal_actions(state, 1 - mover) == []
+        actions = GAME.legal_actions(state, mover)
+        assert len(actions) == len(legal_moves(state.board)) > 0
+        for action in actions:
+            GAME.apply(state, mover, action, 0.0)  # none is refused
+        state = GAME.apply(state, mover, actions[turn * 7 % len(actions)], 0.0)

@@ -3,8 +3,9 @@
 A game is a pure state machine, knowing nothing of sockets, clocks, databases or threads:
 
 - ``new(settings, seats, seed)`` makes the first state; all randomness comes
-  from ``seed`` (``random.Random(seed)`` kept inside the state), so a game is
-  replayed exactly from its seed and its action log;
+  from ``seed`` (the generator's state kept inside the state, drawn from
+  through :func:`rolling`), so a game is replayed exactly from its seed and
+  its action log;
 - ``apply(state, seat, action, now)`` returns the next state or raises
   :class:`RuleError`; the state passed in is never modified;
 - ``view(state, seat)`` is everything that seat may know, as JSON-ready data;
@@ -19,7 +20,9 @@ States serialise to JSON with ``dump``/``load``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
@@ -38,7 +41,46 @@ def winners(totals: Sequence[int]) -> list[int]:
     best = max(totals)
     return [seat for seat, total in enumerate(totals) if total == best]
 
+
 S = TypeVar("S")
+
+Handler = Callable[[S, int, Mapping[str, JSON], float], None]
+"""One action's rule: changes a copy of the state in place, or raises RuleError.
+A game's ``apply`` finds it in a table (by action type, or by phase and type)."""
+
+
+RngState = tuple[Any, ...]
+"""``random.Random.getstate()``. A game state keeps its generator as this
+immutable value, so the state's copies share it safely, and draws through
+:func:`rolling`."""
+
+
+class HasRng(Protocol):
+    rng: RngState
+
+
+def seeded(seed: int) -> RngState:
+    return random.Random(seed).getstate()
+
+
+@contextmanager
+def rolling(state: HasRng) -> Iterator[random.Random]:
+    """A generator at ``state.rng``; what it drew is written back on leaving
+    (an error leaves ``state.rng`` as it was: ``apply`` throws that copy away)."""
+    rng = random.Random()
+    rng.setstate(state.rng)
+    yield rng
+    state.rng = rng.getstate()
+
+
+def rng_to_json(rng: RngState) -> list[JSON]:
+    version, internal, gauss = rng
+    return [version, list(internal), gauss]
+
+
+def rng_from_json(data: Sequence[JSON]) -> RngState:
+    version, internal, gauss = data
+    return (version, tuple(internal), gauss)
 
 
 class Game(Protocol[S]):
@@ -77,6 +119,16 @@ class Game(Protocol[S]):
     def dump(self, state: S) -> dict[str, JSON]: ...
 
     def load(self, data: Mapping[str, JSON]) -> S: ...
+
+
+@runtime_checkable
+class LegalActionsGame(Game[S], Protocol[S]):
+    """A game that lists its players' moves, as OpenSpiel's ``legal_actions``."""
+
+    def legal_actions(self, state: S, seat: int) -> list[dict[str, JSON]]:
+        """Every action ``apply`` accepts from player ``seat`` now (before any
+        deadline passes), fields written out; empty when the seat has none."""
+        ...
 
 
 @runtime_checkable

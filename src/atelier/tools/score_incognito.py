@@ -32,10 +32,6 @@ def _no_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     return result
 
 
-def _is_tile(value: Any) -> bool:
-    return is_int(value)
-
-
 def parse_round(text: str) -> tuple[list[str], dict[str, int], dict[str, dict[str, int]]]:
     """(players, words, votes) from the input JSON; RuleError for malformed input. Rules
     (tile ranges, own drawings, ...) are checked by scoring.check_round."""
@@ -63,7 +59,7 @@ def parse_round(text: str) -> tuple[list[str], dict[str, int], dict[str, dict[st
     if not isinstance(words, dict):
         raise RuleError("incognito.bad_field", field="words")
     for author, tile in words.items():
-        if not _is_tile(tile):
+        if not is_int(tile):
             raise RuleError("incognito.bad_field", field=f"words.{author}")
 
     votes = data["votes"]
@@ -73,7 +69,7 @@ def parse_round(text: str) -> tuple[list[str], dict[str, int], dict[str, dict[st
         if not isinstance(ballot, dict):
             raise RuleError("incognito.bad_field", field=f"votes.{voter}")
         for author, tile in ballot.items():
-            if not _is_tile(tile):
+            if not is_int(tile):
                 raise RuleError("incognito.bad_field", field=f"votes.{voter}.{author}")
     return players, words, votes
 

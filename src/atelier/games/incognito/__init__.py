@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from atelier.games.core import JSON, DrawingGame
-from atelier.games.incognito import engine, settings
+from atelier.games.incognito import engine, legal, settings
 from atelier.games.incognito.actions import ACTIONS
 from atelier.games.incognito.engine import DRAWING, State
 from atelier.games.incognito.view import view as _view
@@ -46,6 +46,9 @@ class Incognito:
 
     def apply(self, state: State, seat: int, action: Mapping[str, JSON], now: float) -> State:
         return engine.apply(state, seat, action, now)
+
+    def legal_actions(self, state: State, seat: int) -> list[dict[str, JSON]]:
+        return legal.legal_actions(state, seat)
 
     def view(self, state: State, seat: int | None) -> dict[str, JSON]:
         return _view(state, seat)

@@ -14,7 +14,16 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from atelier.errors import RuleError, require
-from atelier.games.core import JSON, SYSTEM
+from atelier.games.core import (
+    JSON,
+    SYSTEM,
+    Handler,
+    RngState,
+    rng_from_json,
+    rng_to_json,
+    rolling,
+    seeded,
+)
 from atelier.games.incognito.scoring import score_round
 from atelier.games.incognito.settings import (
     MAX_PLAYERS,
@@ -26,15 +35,13 @@ from atelier.games.incognito.settings import (
 from atelier.jsoncheck import is_int
 
 DRAWING, VOTING, SCORED, OVER = "drawing", "voting", "scored", "over"
-PLAYER_ACTIONS = ("done_drawing", "vote", "done_voting", "confirm")
-SYSTEM_ACTIONS = ("timeout", "advance", "skip", "remove")
 
 
 @dataclass
 class State:
     settings: dict[str, JSON]
     names: list[str]
-    rng: random.Random
+    rng: RngState
     deal_words: list[list[str]]
     """Per round: TILES words, seat i's secret word at index i, deck words after."""
     deal_locations: list[list[str]]
@@ -116,24 +123,25 @@ def new(settings: Mapping[str, JSON], seats: Sequence[str], seed: int,
     if not MIN_PLAYERS <= len(seats) <= MAX_PLAYERS:
         raise RuleError("seat_count", min=MIN_PLAYERS, max=MAX_PLAYERS)
     full = validate_settings(settings, len(seats))
-    rng = random.Random(seed)
     words, locations = pools(full)
     rounds = int(full["rounds"])
-    memory = [str(item) for item in dealt]
-    dealt_words = deal_avoiding(rng, words, TILES * rounds, "w:", memory)
-    dealt_locations = deal_avoiding(rng, locations, len(seats) * rounds, "l:", memory)
     state = State(
         settings=full,
         names=list(seats),
-        rng=rng,
-        deal_words=[dealt_words[r * TILES:(r + 1) * TILES] for r in range(rounds)],
-        deal_locations=[dealt_locations[r * len(seats):(r + 1) * len(seats)]
-                        for r in range(rounds)],
+        rng=seeded(seed),
+        deal_words=[],
+        deal_locations=[],
         results=[],
         totals=[0] * len(seats),
-        memory=memory,
+        memory=[str(item) for item in dealt],
         removed=[False] * len(seats),
     )
+    with rolling(state) as rng:
+        dealt_words = deal_avoiding(rng, words, TILES * rounds, "w:", state.memory)
+        dealt_locations = deal_avoiding(rng, locations, len(seats) * rounds, "l:", state.memory)
+    state.deal_words = [dealt_words[r * TILES:(r + 1) * TILES] for r in range(rounds)]
+    state.deal_locations = [dealt_locations[r * len(seats):(r + 1) * len(seats)]
+                            for r in range(rounds)]
     _start_round(state, 1, None)
     return state
 
@@ -146,7 +154,8 @@ def _start_round(state: State, number: int, now: float | None) -> None:
     state.countdown_end = None
     out = [state.is_removed(s) for s in range(n)]
     state.done_drawing = list(out)
-    state.tiles = state.rng.sample(state.deal_words[number - 1], TILES)
+    with rolling(state) as rng:
+        state.tiles = rng.sample(state.deal_words[number - 1], TILES)
     state.votes = [{} for _ in range(n)]
     state.random_votes = [[] for _ in range(n)]
     state.done_voting = list(out)
@@ -192,57 +201,45 @@ def is_over(state: State) -> bool:
 def apply(state: State, seat: int, action: Mapping[str, JSON], now: float) -> State:
     require(isinstance(action, Mapping) and isinstance(action.get("type"), str), "bad_action")
     kind = str(action["type"])
-    require(kind in PLAYER_ACTIONS or kind in SYSTEM_ACTIONS, "bad_action")
+    handler = _PLAYER_ACTIONS.get(kind) or _SYSTEM_ACTIONS.get(kind)
+    if handler is None:
+        raise RuleError("bad_action")
     require(state.phase != OVER, "game_over")
-    if kind in SYSTEM_ACTIONS:
+    if kind in _SYSTEM_ACTIONS:
         require(seat == SYSTEM, "incognito.system_only")
     else:
-        require(is_int(seat)
-                and 0 <= seat < state.seats, "not_a_player")
+        require(is_int(seat) and 0 <= seat < state.seats, "not_a_player")
         require(not state.is_removed(seat), "player_removed", name=state.names[seat])
 
     nxt = _clone(state)
-    clock_was_off = nxt.phase == DRAWING and nxt.started is None
-    if clock_was_off:
+    if nxt.phase == DRAWING and nxt.started is None:
         nxt.started = now
+        if kind == "timeout" and nxt.settings["drawing_time_limit"] is not None:
+            return nxt  # the timeout deadline() asked for to start round 1's drawing clock
     due = _due(nxt)
-    if kind in PLAYER_ACTIONS and due is not None:
+    if kind in _PLAYER_ACTIONS and due is not None:
         require(now < due, "incognito.time_up")
+    handler(nxt, seat, action, now)
+    return nxt
 
-    if kind == "done_drawing":
-        _done_drawing(nxt, seat, now)
-    elif kind == "vote":
-        _vote(nxt, seat, action, now)
-    elif kind == "done_voting":
-        _done_voting(nxt, seat, now)
-    elif kind == "confirm":
-        _confirm(nxt, seat, now)
-    elif kind == "timeout":
-        _timeout(nxt, now, due, clock_was_off)
-    elif kind == "skip":
-        _skip(nxt, action, now)
-    elif kind == "remove":
-        _remove(nxt, action, now)
-    elif nxt.phase in (DRAWING, VOTING):
+
+def _advance(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
+    if state.phase in (DRAWING, VOTING):
         # The host hurries a table that waits on absent players: the same
         # countdown the rules start once all but one are finished.
-        require(nxt.countdown_end is None, "wrong_phase")
-        nxt.countdown_end = now + float(nxt.settings["countdown"])
+        require(state.countdown_end is None, "wrong_phase")
+        state.countdown_end = now + float(state.settings["countdown"])
     else:
-        require(nxt.phase == SCORED, "wrong_phase")
-        _next_round(nxt, now)
-    return nxt
+        require(state.phase == SCORED, "wrong_phase")
+        _next_round(state, now)
 
 
 def _clone(state: State) -> State:
     """A copy that apply may change freely. Settings, names and the deal never change after
     ``new`` and scored rounds' reveals never change after scoring, so those are shared
     (a deep copy of everything costs ten times as much)."""
-    rng = random.Random()
-    rng.setstate(state.rng.getstate())
     return replace(
         state,
-        rng=rng,
         done_drawing=list(state.done_drawing),
         tiles=list(state.tiles),
         votes=[dict(ballot) for ballot in state.votes],
@@ -255,7 +252,7 @@ def _clone(state: State) -> State:
     )
 
 
-def _done_drawing(state: State, seat: int, now: float) -> None:
+def _done_drawing(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     require(state.phase == DRAWING, "wrong_phase")
     done = state.done_drawing
     require(not done[seat], "incognito.already_done")
@@ -276,8 +273,7 @@ def _start_voting(state: State) -> None:
 def _vote(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     require(state.phase == VOTING, "wrong_phase")
     author, tile = action.get("author"), action.get("tile")
-    require(is_int(author)
-            and 0 <= author < state.seats, "bad_action")
+    require(is_int(author) and 0 <= author < state.seats, "bad_action")
     require(is_int(tile), "bad_action")
     assert isinstance(author, int) and isinstance(tile, int)
     require(not state.done_voting[seat], "incognito.finished_voting")
@@ -290,7 +286,7 @@ def _vote(state: State, seat: int, action: Mapping[str, JSON], now: float) -> No
     _after_voting_progress(state, now)
 
 
-def _done_voting(state: State, seat: int, now: float) -> None:
+def _done_voting(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     require(state.phase == VOTING, "wrong_phase")
     require(not state.finished_voting(seat), "incognito.finished_voting")
     state.done_voting[seat] = True
@@ -305,11 +301,9 @@ def _after_voting_progress(state: State, now: float) -> None:
         state.countdown_end = now + float(state.settings["countdown"])
 
 
-def _timeout(state: State, now: float, due: float | None, clock_was_off: bool) -> None:
+def _timeout(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     require(state.phase in (DRAWING, VOTING), "wrong_phase")
-    limited = state.settings["drawing_time_limit"] is not None
-    if clock_was_off and limited and due is not None and now < due:
-        return  # the timeout deadline() asked for to start round 1's drawing clock
+    due = _due(state)
     require(due is not None and now >= due, "timeout_early")
     if state.phase == DRAWING:
         _start_voting(state)
@@ -337,7 +331,8 @@ def place_remaining(rng: random.Random, seats: int,
 
 def _end_voting(state: State) -> None:
     votes = state.votes
-    state.random_votes = place_remaining(state.rng, state.seats, votes)
+    with rolling(state) as rng:
+        state.random_votes = place_remaining(rng, state.seats, votes)
     state.countdown_end = None
     seats = list(range(state.seats))
     words = {s: state.tile_of(s) for s in seats}
@@ -412,7 +407,7 @@ def _move_on(state: State, now: float) -> None:
         _next_round(state, now)
 
 
-def _skip(state: State, action: Mapping[str, JSON], now: float) -> None:
+def _skip(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     """``{"type": "skip", "seats": [...]}``: go on without those (absent) players, allowed
     only when they are all the phase still waits for: the phase ends at once."""
     require(state.phase in (DRAWING, VOTING, SCORED), "wrong_phase")
@@ -424,15 +419,14 @@ def _skip(state: State, action: Mapping[str, JSON], now: float) -> None:
     _move_on(state, now)
 
 
-def _remove(state: State, action: Mapping[str, JSON], now: float) -> None:
+def _remove(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     """``{"type": "remove", "seat": n}``: the seat plays no further part. Its drawing and
     the votes it placed stay in this round; from now on it is done in every phase, as a
     player who neither draws nor votes (its vote cards are placed at random, the rule for
     unplaced cards)."""
     require(state.phase in (DRAWING, VOTING, SCORED), "wrong_phase")
     target = action.get("seat")
-    require(is_int(target)
-            and 0 <= target < state.seats, "bad_action")
+    require(is_int(target) and 0 <= target < state.seats, "bad_action")
     assert isinstance(target, int)
     require(not state.is_removed(target), "player_removed", name=state.names[target])
     require(state.removed.count(False) > 2, "too_few_left", min=2)
@@ -454,7 +448,7 @@ def _seat_list(state: State, value: JSON) -> list[int]:
     return seats
 
 
-def _confirm(state: State, seat: int, now: float) -> None:
+def _confirm(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     require(state.phase == SCORED, "wrong_phase")
     require(not state.confirmed[seat], "incognito.already_confirmed")
     state.confirmed[seat] = True
@@ -470,11 +464,10 @@ def _next_round(state: State, now: float) -> None:
 
 
 def dump(state: State) -> dict[str, JSON]:
-    version, internal, gauss = state.rng.getstate()
     raw = {
         "settings": state.settings,
         "names": state.names,
-        "rng": [version, internal, gauss],
+        "rng": rng_to_json(state.rng),
         "deal_words": state.deal_words,
         "deal_locations": state.deal_locations,
         "phase": state.phase,
@@ -500,13 +493,10 @@ def dump(state: State) -> dict[str, JSON]:
 
 def load(data: Mapping[str, JSON]) -> State:
     data = json.loads(json.dumps(data))
-    version, internal, gauss = data["rng"]
-    rng = random.Random()
-    rng.setstate((version, tuple(internal), gauss))
     return State(
         settings=data["settings"],
         names=data["names"],
-        rng=rng,
+        rng=rng_from_json(data["rng"]),
         deal_words=data["deal_words"],
         deal_locations=data["deal_locations"],
         phase=str(data["phase"]),
@@ -524,3 +514,17 @@ def load(data: Mapping[str, JSON]) -> State:
         memory=list(data.get("memory", [])),
         removed=list(data.get("removed") or [False] * len(data["names"])),
     )
+
+
+_PLAYER_ACTIONS: dict[str, Handler[State]] = {
+    "done_drawing": _done_drawing,
+    "vote": _vote,
+    "done_voting": _done_voting,
+    "confirm": _confirm,
+}
+_SYSTEM_ACTIONS: dict[str, Handler[State]] = {
+    "timeout": _timeout,
+    "advance": _advance,
+    "skip": _skip,
+    "remove": _remove,
+}

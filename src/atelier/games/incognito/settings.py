@@ -37,6 +37,7 @@ def default_settings() -> dict[str, JSON]:
             for key, value in DEFAULTS.items()}
 
 
+
 def _clean_items(value: Any, field: str) -> list[str]:
     """Custom word or location list: stripped, non-empty, duplicates (any case) dropped,
     so that no word repeats within a game."""
@@ -64,8 +65,7 @@ def validate_settings(settings: Mapping[str, JSON], seats: int) -> dict[str, JSO
 
     require(result["language"] in LANGUAGES, "bad_settings", field="language")
     rounds = result["rounds"]
-    require(is_int(rounds)
-            and 1 <= rounds <= MAX_ROUNDS, "bad_settings", field="rounds")
+    require(is_int(rounds) and 1 <= rounds <= MAX_ROUNDS, "bad_settings", field="rounds")
     countdown = result["countdown"]
     require(is_number(countdown) and 0 <= countdown <= MAX_COUNTDOWN, "bad_settings",
             field="countdown")

@@ -76,5 +76,3 @@ def _drawing_ends(state: State) -> float | None:
     if state.phase != DRAWING or limit is None or state.started is None:
         return None
     return state.started + float(limit)
-
-

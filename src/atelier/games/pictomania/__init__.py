@@ -9,7 +9,7 @@ import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from atelier.games.pictomania import engine, settings, state, view
+from atelier.games.pictomania import engine, legal, settings, state, view
 from atelier.games.pictomania.actions import ACTIONS
 from atelier.games.pictomania.state import State
 from atelier.games.pictomania.tokens import MAX_PLAYERS, MIN_PLAYERS
@@ -56,6 +56,9 @@ class Pictomania:
 
     def apply(self, st: State, seat: int, action: Mapping[str, Any], now: float) -> State:
         return engine.apply(st, seat, action, now)
+
+    def legal_actions(self, st: State, seat: int) -> list[dict[str, Any]]:
+        return legal.legal_actions(st, seat)
 
     def view(self, st: State, seat: int | None) -> dict[str, Any]:
         return view.view(st, seat)

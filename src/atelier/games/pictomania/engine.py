@@ -7,12 +7,12 @@ void drawings; players confirm) -> next round's ``display``, or ``over``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from atelier.content.decks import LEVELS, Card
 from atelier.errors import RuleError, require
-from atelier.games.core import SYSTEM, winners
+from atelier.games.core import SYSTEM, Handler, rolling, seeded, winners
 from atelier.games.pictomania import settings as settings_mod
 from atelier.games.pictomania import tokens
 from atelier.games.pictomania.reveal import is_void, labels, round_result
@@ -41,7 +41,7 @@ def new(
     state = State(
         settings=s,
         names=[str(n) for n in names],
-        rng=_seeded(seed),
+        rng=seeded(seed),
         phase="display",
         round=1,
         display=[],
@@ -110,12 +110,6 @@ def may_draw(state: State, seat: int) -> bool:
 # --- display ----------------------------------------------------------------
 
 
-def _seeded(seed: int) -> Any:
-    import random
-
-    return random.Random(seed).getstate()
-
-
 def _show_cards(state: State) -> None:
     level = state.settings["levels"][state.round - 1]
     count = settings_mod.cards_per_round(state.settings)
@@ -137,9 +131,8 @@ def _draw_card(state: State, level: int) -> dict[str, Any]:
                 of_level = {c.id for c in state.pool if c.level == wanted}
                 state.memory = [i for i in state.memory if i not in of_level]
                 fresh = candidates
-            rng = state.random()
-            card: Card = fresh[rng.randrange(len(fresh))]
-            state.rng = rng.getstate()
+            with rolling(state) as rng:
+                card: Card = fresh[rng.randrange(len(fresh))]
             state.used.append(card.id)
             state.memory.append(card.id)
             return {"id": card.id, "level": card.level, "words": list(card.words)}
@@ -151,6 +144,21 @@ def _unused_cards(state: State) -> list[Card]:
     return [c for c in state.pool if c.id not in used]
 
 
+def _spare_cards(state: State) -> bool:
+    """Whether a card may be replaced: enough unused ones stay for the rounds to come."""
+    rounds_left: int = state.settings["rounds"] - state.round
+    later = settings_mod.cards_per_round(state.settings) * rounds_left
+    return len(_unused_cards(state)) > later
+
+
+def may_replace(state: State, seat: int) -> bool:
+    """Whether a ``replace`` by ``seat`` of a card on display would be accepted now."""
+    if state.phase != "display" or not _spare_cards(state):
+        return False
+    first = state.settings["edition"] == "first"
+    return not first or state.swaps_used[seat] < state.settings["card_swaps"]
+
+
 def _levels_near(level: int) -> list[int]:
     return sorted(LEVELS, key=lambda lv: (abs(lv - level), lv))
 
@@ -160,9 +168,7 @@ def _replace(state: State, seat: int, action: Mapping[str, Any], now: float) -> 
     label = action.get("card")
     require(isinstance(label, str) and label in names, "bad_card")
     slot = names.index(label)
-    # Keep enough unused cards for the rounds still to come.
-    later = settings_mod.cards_per_round(state.settings) * (state.settings["rounds"] - state.round)
-    require(len(_unused_cards(state)) > later, "no_cards_left")
+    require(_spare_cards(state), "no_cards_left")
     if state.settings["edition"] == "first":
         # 1st edition: a limited number of swaps per player for the whole game.
         require(state.swaps_used[seat] < state.settings["card_swaps"], "no_swaps_left")
@@ -185,18 +191,17 @@ def _deal_now(state: State, seat: int, action: Mapping[str, Any], now: float) ->
 
 
 def _deal(state: State, now: float) -> None:
-    rng = state.random()
-    numbers = list(NUMBERS)
-    rng.shuffle(numbers)
-    letters: list[int | None]
-    if state.settings["kids"]:
-        letters = [None] * state.players
-    else:
-        # 2nd edition: letter cards A A B B C C; 1st edition: one symbol card per card shown.
-        deck = [0, 0, 1, 1, 2, 2] if state.settings["edition"] == "second" else list(range(6))
-        rng.shuffle(deck)
-        letters = list(deck[: state.players])
-    state.rng = rng.getstate()
+    with rolling(state) as rng:
+        numbers = list(NUMBERS)
+        rng.shuffle(numbers)
+        letters: list[int | None]
+        if state.settings["kids"]:
+            letters = [None] * state.players
+        else:
+            # 2nd edition: letter cards A A B B C C; 1st edition: one symbol card per card shown.
+            deck = [0, 0, 1, 1, 2, 2] if state.settings["edition"] == "second" else list(range(6))
+            rng.shuffle(deck)
+            letters = list(deck[: state.players])
     state.seats = [
         Seat(letter=letters[p], number=numbers[p], finished=out, out=out)
         for p in range(state.players)
@@ -433,9 +438,7 @@ def game_winners(state: State) -> list[int]:
     return winners(state.totals) if state.phase == "over" else []
 
 
-Handler = Callable[[State, int, Mapping[str, Any], float], None]
-
-_PLAYER_ACTIONS: dict[tuple[str, str], Handler] = {
+_PLAYER_ACTIONS: dict[tuple[str, str], Handler[State]] = {
     ("display", "replace"): _replace,
     ("display", "ready"): _ready,
     ("drawing", "guess"): _guess,
@@ -444,7 +447,7 @@ _PLAYER_ACTIONS: dict[tuple[str, str], Handler] = {
     ("review", "void"): _void,
     ("review", "confirm"): _confirm,
 }
-_SYSTEM_ACTIONS: dict[tuple[str, str], Handler] = {
+_SYSTEM_ACTIONS: dict[tuple[str, str], Handler[State]] = {
     **{(phase, "skip"): _skip for phase in ("display", "drawing", "review")},
     **{(phase, "remove"): _remove for phase in ("display", "drawing", "review")},
     ("display", "advance"): _deal_now,

@@ -7,11 +7,11 @@ modified afterwards.
 from __future__ import annotations
 
 import json
-import random
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from atelier.content.decks import Card
+from atelier.games.core import RngState, rng_from_json, rng_to_json
 
 
 @dataclass
@@ -38,7 +38,7 @@ class Seat:
 class State:
     settings: dict[str, Any]
     names: list[str]
-    rng: Any  # random.Random.getstate()
+    rng: RngState
     phase: str
     round: int
     display: list[dict[str, Any]]  # cards: id, level, words
@@ -88,19 +88,13 @@ class State:
             totals=list(self.totals),
         )
 
-    def random(self) -> random.Random:
-        rng = random.Random()
-        rng.setstate(self.rng)
-        return rng
-
 
 def dump(state: State) -> dict[str, Any]:
-    version, internal, gauss = state.rng
     # Through JSON: a deep copy (callers may change it freely) that is sure to be JSON.
     data: dict[str, Any] = json.loads(json.dumps({
         "settings": state.settings,
         "names": state.names,
-        "rng": [version, list(internal), gauss],
+        "rng": rng_to_json(state.rng),
         "phase": state.phase,
         "round": state.round,
         "display": state.display,
@@ -139,11 +133,10 @@ def dump(state: State) -> dict[str, Any]:
 
 def load(data: dict[str, Any]) -> State:
     data = json.loads(json.dumps(data))
-    version, internal, gauss = data["rng"]
     return State(
         settings=dict(data["settings"]),
         names=list(data["names"]),
-        rng=(version, tuple(internal), gauss),
+        rng=rng_from_json(data["rng"]),
         phase=data["phase"],
         round=data["round"],
         display=[dict(c) for c in data["display"]],

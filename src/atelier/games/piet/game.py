@@ -162,6 +162,12 @@ class PietGame:
                          (*state.moves, move), (*state.points, points), state.loaded,
                          (*state.movers, seat))
 
+    def legal_actions(self, state: PietState, seat: int) -> list[dict[str, JSON]]:
+        board = state.board
+        if board.phase == OVER or seat != board.to_move:
+            return []
+        return [{"type": "move", "move": format_move(m)} for m in legal_moves(board)]
+
     def view(self, state: PietState, seat: int | None) -> dict[str, JSON]:
         board = state.board
         over = board.phase == OVER

@@ -1,0 +1,31 @@
+"""Every action a player may take now, as OpenSpiel's ``legal_actions`` (Piet has its own).
+
+Each listed action is one ``apply`` accepts from that seat in this state before
+the phase's deadline (after it, only the timeout); it refuses any other. Tests
+play random games from it.
+"""
+
+from __future__ import annotations
+
+from atelier.games.core import JSON
+from atelier.games.incognito.engine import DRAWING, SCORED, VOTING, State
+from atelier.games.incognito.settings import TILES
+
+
+def legal_actions(state: State, seat: int) -> list[dict[str, JSON]]:
+    if not 0 <= seat < state.seats or state.is_removed(seat):
+        return []
+    if state.phase == DRAWING:
+        return [] if state.done_drawing[seat] else [{"type": "done_drawing"}]
+    if state.phase == VOTING:
+        if state.finished_voting(seat):
+            return []
+        ballot = state.votes[seat]
+        free = [t for t in range(1, TILES + 1) if t not in ballot.values()]
+        return [{"type": "done_voting"}] + [
+            {"type": "vote", "author": author, "tile": tile}
+            for author in range(state.seats) if author != seat and author not in ballot
+            for tile in free]
+    if state.phase == SCORED:
+        return [] if state.confirmed[seat] else [{"type": "confirm"}]
+    return []
