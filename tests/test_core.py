@@ -33,6 +33,7 @@ def test_every_shipped_game_declares_the_capabilities_the_server_uses() -> None:
     from atelier.bench.sketch import GAME as SKETCH
     from atelier.games.core import (
         BotGame,
+        CustomDeckGame,
         DealingGame,
         DrawingGame,
         GuessTimelineGame,
@@ -43,10 +44,11 @@ def test_every_shipped_game_declares_the_capabilities_the_server_uses() -> None:
 
     def kinds(game: object) -> set[str]:
         return {p.__name__ for p in (DrawingGame, GuessTimelineGame, BotGame, DealingGame,
-                                     ScoredGame, RemovableSeats) if isinstance(game, p)}
+                                     ScoredGame, RemovableSeats, CustomDeckGame)
+                if isinstance(game, p)}
 
     both = {"DrawingGame", "DealingGame", "ScoredGame", "RemovableSeats"}
-    assert kinds(get_game("pictomania")) == both | {"GuessTimelineGame"}
+    assert kinds(get_game("pictomania")) == both | {"GuessTimelineGame", "CustomDeckGame"}
     assert kinds(get_game("incognito")) == both
     assert kinds(get_game("piet")) == {"BotGame", "ScoredGame"}
     assert kinds(SKETCH) == {"DrawingGame"}

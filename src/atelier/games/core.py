@@ -199,6 +199,17 @@ class BotGame(Game[S], Protocol[S]):
 
 
 @runtime_checkable
+class CustomDeckGame(Game[S], Protocol[S]):
+    """A game dealt from cards a room may bring (a custom deck, docs/decks.md;
+    Pictomania): the deck travels in the settings ``custom_cards``/``custom_mode``."""
+
+    def cards_needed(self, settings: Mapping[str, JSON]) -> int:
+        """How many cards a game with these settings deals: a deck used instead
+        of the built-in cards must have at least as many."""
+        ...
+
+
+@runtime_checkable
 class DealingGame(Game[S], Protocol[S]):
     """A game that deals cards or words a room should not see twice: the room
     remembers what its games dealt (as opaque ids) and hands that memory to the

@@ -1,4 +1,5 @@
-"""HTTP routes for a room's custom Pictomania deck: upload, remove, summary, export.
+"""HTTP routes for a room's custom deck (a game that takes one: CustomDeckGame,
+Pictomania today): upload, remove, summary, export.
 
 A deck can be up to 64 KB, more than a WebSocket text frame may carry, so it
 travels over HTTP. Uploading and removing are ordinary settings changes made
@@ -27,14 +28,13 @@ from atelier.content.custom import (
 )
 from atelier.content.decks import Card
 from atelier.errors import RuleError
-from atelier.games.pictomania.settings import cards_per_round
+from atelier.games.core import CustomDeckGame
 from atelier.server.http_errors import read_body
 from atelier.server.model import decide_settings
 from atelier.server.rooms import LiveRoom, Rooms
 
 router = APIRouter()
 
-GAME = "pictomania"
 FORMATS = ("json", "csv")
 MEDIA_TYPES = {"json": "application/json", "csv": "text/csv; charset=utf-8"}
 def _bearer(request: Request) -> str | None:
@@ -47,7 +47,7 @@ async def _room(request: Request, code: str) -> LiveRoom:
     room = await rooms.get(code)
     if room is None:
         raise RuleError("unknown_room", room=code[:16])
-    if room.model.game.name != GAME:
+    if not isinstance(room.model.game, CustomDeckGame):
         raise RuleError("deck_unsupported")
     return room
 
@@ -95,9 +95,11 @@ def _room_cards(settings: Mapping[str, Any]) -> list[Card]:
     return cards_from_settings(raw) if raw else []
 
 
-def _enough_for_instead(settings: Mapping[str, Any], cards: list[Card]) -> None:
+def _enough_for_instead(room: LiveRoom, cards: list[Card]) -> None:
     """Without built-in cards, every round needs its cards from this deck."""
-    needed = int(settings["rounds"]) * cards_per_round(settings)
+    settings, game = room.model.settings, room.model.game
+    assert isinstance(game, CustomDeckGame)  # _room checked
+    needed = game.cards_needed(settings)
     if len(cards) < needed:
         raise RuleError(
             "deck_too_few", count=len(cards), needed=needed, rounds=settings["rounds"]
@@ -129,7 +131,7 @@ async def upload_deck(code: str, request: Request) -> Response:
         lang if isinstance(lang, str) else None,
     )
     if mode == "instead":
-        _enough_for_instead(room.model.settings, cards)
+        _enough_for_instead(room, cards)
     changes = cards_to_settings(cards, "instead" if mode == "instead" else "alongside")
     await _change(request, room, host, changes)
     return JSONResponse(_summary(room.model.settings))

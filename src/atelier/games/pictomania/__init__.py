@@ -51,6 +51,9 @@ class Pictomania:
     def dealt(self, st: State) -> list[str]:
         return list(st.memory)
 
+    def cards_needed(self, values: Mapping[str, Any]) -> int:
+        return int(values["rounds"]) * settings.cards_per_round(values)
+
     def final_scores(self, st: State) -> list[int]:
         return list(st.totals)
 
