@@ -383,10 +383,15 @@ def test_a_changed_verdict_needs_everyone_to_confirm_again() -> None:
 
 def test_totals_and_winners_over_the_game_with_shared_victory() -> None:
     state = new(3, rounds=2)
-    for _ in range(2):
+    for n in range(2):
         state = finish_all(deal(state))  # nobody guesses: every player scores -5
+        # the reveal says each running total with this round: the client adds nothing
+        shown = GAME.view(state, 0)["round_result"]["players"]
+        assert [p["total"] for p in shown] == [-5 * (n + 1)] * 3
         state = act(state, SYSTEM, type="advance")
     assert state.phase == "over" and GAME.is_over(state)
+    assert [[p["total"] for p in r["players"]] for r in GAME.view(state, 0)["history"]] == [
+        [-5] * 3, [-10] * 3]
     view = GAME.view(state, None)
     assert view["totals"] == [-10, -10, -10]
     assert view["winners"] == [0, 1, 2]

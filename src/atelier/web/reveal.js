@@ -212,7 +212,8 @@ export class Reveal {
         const sign = p.black_token_counted === "+" ? "+" : p.black_token_counted === "-" ? "−" : "±";
         black = p.black_token_counted === "0" ? `0 (${stars(p.black_token)})` : `${sign}${p.black_token}`;
       }
-      const total = (view.totals[p.seat] || 0) + p.score;
+      // the server says the running total; rounds saved before it did, the client adds
+      const total = p.total ?? (view.totals[p.seat] || 0) + p.score;
       return h(
         "tr",
         { testid: "score-row", dataset: { seat: String(p.seat), score: String(p.score), total: String(total) } },

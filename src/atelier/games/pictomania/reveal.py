@@ -116,6 +116,8 @@ def round_result(state: State) -> dict[str, Any]:
         "cards": cards_json(state),
         "drawings": drawings,
         "black_sheep": scored.black_sheep,
-        "players": [{"seat": p, **player_details(s)} for p, s in enumerate(scored.players)],
+        # "total": the running total with this round (state.totals are the rounds before)
+        "players": [{"seat": p, **player_details(s), "total": state.totals[p] + s.score}
+                    for p, s in enumerate(scored.players)],
         "final": False,
     }
