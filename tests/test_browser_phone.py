@@ -480,11 +480,14 @@ def piet(srv: ServerProcess, host: Page, watcher: Page, lang: str, check: Checke
     watcher.wait_for_selector(tid("piet"))
     check.check(watcher, "piet-spectator")
     for _ in range(10):
-        phase = host.get_attribute(tid("piet"), "data-phase")
+        # one reading of the screen: read one by one, the computer could move in
+        # between (its phase and our turn would not belong together)
+        seen = host.evaluate(
+            """() => { const m = document.querySelector('[data-testid=piet]').dataset;
+               return [m.phase, Number(m.moves || 0), m.actor]; }""")
+        phase, moves, actor = str(seen[0]), int(seen[1]), seen[2]
         if phase == "over":
             break
-        moves = int(host.get_attribute(tid("piet"), "data-moves") or 0)
-        actor = host.get_attribute(tid("piet"), "data-actor")
         if actor == "0":
             if phase == "painting":
                 tap(host, f"{tid('piet-palette')} .piet-cell:not([disabled])")
