@@ -102,11 +102,11 @@ async def test_close_in_the_middle_of_a_write_keeps_the_batch(tmp_path: Path) ->
     await rooms.start()
     rows = [InkRow("round-1", seat, n, bytes([n % 256]) * 200)
             for seat in range(4) for n in range(10_000)]
-    rooms.pending_ink.extend(("ABCDEF", row) for row in rows)
-    while rooms.pending_ink:  # the flusher has taken them: it is writing now
+    rooms.ink.pending_ink.extend(("ABCDEF", row) for row in rows)
+    while rooms.ink.pending_ink:  # the flusher has taken them: it is writing now
         await asyncio.sleep(0.001)
     await rooms.close()
-    assert rooms.ink_written == len(rows)
+    assert rooms.ink.ink_written == len(rows)
     assert len(await store.load_ink("ABCDEF")) == len(rows)
     await store.close()
 

@@ -17,11 +17,14 @@ from __future__ import annotations
 import asyncio
 from collections import deque
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from starlette.websockets import WebSocket
 
 from atelier.server.limits import Limits
+
+if TYPE_CHECKING:
+    from atelier.server.live_room import LiveRoom
 
 QUEUE_SIZE = 1024
 CLOSE_TOO_SLOW = 1013
@@ -72,7 +75,7 @@ class Connection:
         self.ws = ws
         self.lang = lang
         self.player_id: str | None = None
-        self.room: Any = None
+        self.room: LiveRoom | None = None  # set when it joins a room (Rooms.attach)
         self.limits = Limits()
         self.ink_key: str | None = None
         self.visible: frozenset[int] = frozenset()

@@ -62,7 +62,6 @@ class Session:
         self.code = code
         # ?ink=bundles: this client reads several ink frames per message
         self.conn = Connection(ws, bundles=ws.query_params.get("ink") == "bundles")
-        self.room: LiveRoom | None = None
         # what the direct ink path left to await (a canvas report); the next
         # message waits for it, so messages take effect in the order sent
         self.inflight: asyncio.Future[None] | None = None
@@ -134,7 +133,6 @@ class Session:
             self.error(RuleError("unknown_room", room=self.code))
             self.conn.close(CLOSE_UNKNOWN_ROOM, "unknown room")
             return False
-        self.room = room
         player_id = None
         if msg.token is not None:
             player = room.model.player_by_token(msg.token)
@@ -230,8 +228,8 @@ class Session:
         if msg.id is not None:
             self.conn.send(views.simple("ack", id=msg.id))
 
-    async def dispatch(self, msg: Any) -> None:
-        room = self.room
+    async def dispatch(self, msg: p.ClientMessage) -> None:
+        room = self.conn.room
         assert room is not None
         rooms, conn = self.rooms, self.conn
         me = conn.player_id
@@ -277,20 +275,16 @@ class Session:
             raise RuleError("already_joined")
         token = secrets.token_urlsafe(24)
         token_hash = m.hash_token(token)
-        joined: dict[str, Any] = {}
-
-        def decide(r: m.RoomModel) -> tuple[m.Event, Any]:
-            event = m.decide_join(r, msg.name, msg.colour, token_hash, msg.host_key)
-            joined.update(event[1])
-            return event, None
-
-        def before_push() -> None:
-            conn.player_id = joined["player"]
-            player = room.model.player(conn.player_id)
-            assert player is not None
-            conn.send(views.joined_message(room.model, player, token))
-
-        await self.rooms.commit(room, decide, before_push)
+        seq, event = await self.rooms.record(
+            room,
+            lambda r: (m.decide_join(r, msg.name, msg.colour, token_hash, msg.host_key), None),
+        )
+        # the new player learns their token and seat before the state that shows them
+        player = room.model.player(event[1]["player"])
+        assert player is not None
+        conn.player_id = player.id
+        conn.send(views.joined_message(room.model, player, token))
+        await self.rooms.announce(room, seq, event)
 
 
 async def serve_socket(ws: WebSocket, code: str, rooms: Rooms, allowed: frozenset[str],

@@ -1,0 +1,73 @@
+"""Computer players: after every change of a running game, each computer seat is
+asked for a move (in a thread, as a strong search takes a while) and the move
+goes through the same commit as a person's."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from atelier.errors import RuleError
+from atelier.games.core import BotGame
+from atelier.server.live_room import LiveRoom
+from atelier.server.model import Event, RoomModel, decide_action
+
+log = logging.getLogger(__name__)
+
+Commit = Callable[[LiveRoom, Callable[[RoomModel], tuple[Event, Any]]], Awaitable[Event]]
+
+
+class Computers:
+    def __init__(self, commit: Commit) -> None:
+        self.commit = commit
+        self.stopped = False
+
+    def wake(self, room: LiveRoom) -> None:
+        """Let the room's computers look at the game (again, if they are thinking)."""
+        if room.model.phase != "playing" or not room.model.computers or self.stopped:
+            return
+        if room.bots is not None and not room.bots.done():
+            room.bots_again = True
+            return
+        room.bots = asyncio.create_task(self._play(room))
+
+    def thinking(self, rooms: list[LiveRoom]) -> list[asyncio.Task[None]]:
+        return [r.bots for r in rooms if r.bots is not None and not r.bots.done()]
+
+    async def _play(self, room: LiveRoom) -> None:
+        model = room.model
+        game = model.game
+        if not isinstance(game, BotGame):
+            return
+        while True:
+            room.bots_again = False
+            acted = False
+            for seat in sorted(model.computers):
+                if model.phase != "playing" or self.stopped:
+                    return
+                seq, state = model.seq, model.state
+                try:
+                    action = await asyncio.to_thread(game.bot_action, state, seat)
+                except Exception:
+                    log.exception("computer player failed in %s", model.code)
+                    return
+                if action is None:
+                    continue
+
+                def decide(m: RoomModel, seat: int = seat, seq: int = seq,
+                           action: dict[str, Any] = action) -> tuple[Event, Any]:
+                    if m.seq != seq:
+                        raise RuleError("busy")  # the game moved on while it thought
+                    return decide_action(m, seat, action, time.time())
+
+                try:
+                    await self.commit(room, decide)
+                    acted = True
+                except RuleError as err:
+                    log.debug("computer move refused in %s: %s", model.code, err.code)
+                    acted = acted or err.code == "busy"
+            if not acted and not room.bots_again:
+                return

@@ -1,0 +1,69 @@
+"""What a room sends to this process's connections: each its own view, the ink
+it may newly see, every new batch, and who is online.
+
+Functions of a ``LiveRoom``, with no waiting and no other process involved
+(other processes hear of changes through the hub, in ``rooms``)."""
+
+from __future__ import annotations
+
+from atelier.server import views
+from atelier.server.connection import Connection
+from atelier.server.live_room import LiveRoom
+
+
+def push_states(room: LiveRoom) -> None:
+    """Every connection its own view of the room (one message per player, spectators
+    share one), then any ink it may newly see."""
+    model = room.model
+    online = room.online()
+    spectators = sum(1 for c in room.conns if c.player_id is None)
+    cache: dict[str | None, str] = {}
+    for conn in room.conns:
+        text = cache.get(conn.player_id)
+        if text is None:
+            text = views.state_message(model, conn.player_id, online, spectators)
+            cache[conn.player_id] = text
+        conn.send(text)
+        sync_ink(room, conn)
+
+
+def sync_ink(room: LiveRoom, conn: Connection, force: bool = False) -> None:
+    """Send the ink a connection may newly see (all of it on a new key or on connect)."""
+    model = room.model
+    key = views.drawing_key(model)
+    if key is None:
+        conn.ink_key, conn.visible = None, frozenset()
+        return
+    visible = views.visible_drawers(model, model.seat_of(conn.player_id))
+    fresh = force or key != conn.ink_key
+    new = visible if fresh else visible - conn.visible
+    conn.ink_key, conn.visible = key, visible
+    if not (fresh or new):
+        return
+    conn.send(views.simple("ink_sync", key=key, seats=sorted(new)))
+    drawings = room.ink.get(key, {})
+    for seat in sorted(new):
+        prefix = bytes([seat])
+        for batch in drawings.get(seat, ()):
+            conn.send(prefix + batch)
+
+
+def relay_ink(room: LiveRoom, key: str, seat: int, data: bytes,
+              sender: Connection | None) -> None:
+    """One batch to every other connection that sees that drawing now."""
+    frame = bytes([seat]) + data
+    for conn in room.conns:
+        if conn is not sender and conn.ink_key == key and seat in conn.visible:
+            conn.send(frame)
+
+
+def recount_online(room: LiveRoom) -> set[str] | None:
+    """Recount the players connected here; the new set if it changed, else None."""
+    before = {pid for pid, n in room.local_online.items() if n > 0}
+    counts: dict[str, int] = {}
+    for conn in room.conns:
+        if conn.player_id is not None:
+            counts[conn.player_id] = counts.get(conn.player_id, 0) + 1
+    room.local_online = counts
+    after = set(counts)
+    return None if after == before else after

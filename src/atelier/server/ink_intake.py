@@ -1,0 +1,168 @@
+"""Ink coming in: each batch checked, kept in its room, relayed at once, written
+to the store every ``INK_FLUSH_SECONDS``, and the rules told when a canvas
+turns blank or not (for the games that ask).
+
+Nothing here waits on the relay path: a batch is accepted or refused before the
+next one is read (docs/ink.md, docs/performance.md)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from atelier.errors import RuleError
+from atelier.games.core import SYSTEM
+from atelier.hub import Hub, HubMessage
+from atelier.ink.guard import InkGuard
+from atelier.ink.presence import InkPresence
+from atelier.server import fanout
+from atelier.server.connection import Connection
+from atelier.server.ink_gate import check_batch
+from atelier.server.live_room import LiveRoom
+from atelier.server.model import Event, RoomModel, decide_action
+from atelier.store import InkRow, Store
+
+log = logging.getLogger(__name__)
+
+INK_FLUSH_SECONDS = 0.25
+
+Commit = Callable[[LiveRoom, Callable[[RoomModel], tuple[Event, Any]]], Awaitable[Event]]
+
+
+class InkIntake:
+    def __init__(self, store: Store, hub: Hub, commit: Commit) -> None:
+        self.store = store
+        self.hub = hub
+        self.commit = commit
+        self.pending_ink: list[tuple[str, InkRow]] = []
+        self._writing: list[tuple[str, InkRow]] = []
+        self.ink_written = 0
+        self._flusher: asyncio.Task[None] | None = None
+        self._stop = asyncio.Event()
+
+    # -- a batch from a player ----------------------------------------------------
+
+    def take(self, room: LiveRoom, conn: Connection,
+             data: bytes) -> tuple[str, int, int, InkPresence]:
+        """Check, keep and relay one batch, all without waiting: (key, seat, batch
+        number, what the canvas shows now). RuleError, and no change, if refused."""
+        model = room.model
+        seat = model.seat_of(conn.player_id)
+        key, batch = check_batch(model, seat, data, room.guards)
+        assert seat is not None
+        n = room.add_ink(key, seat, data)
+        presence = room.presence.get((key, seat))
+        if presence is None:
+            presence = room.presence[(key, seat)] = InkPresence()
+        if batch.tools:  # else only points of an open stroke: nothing to follow
+            presence.apply(batch)
+        self.pending_ink.append((model.code, InkRow(key, seat, n, data)))
+        fanout.relay_ink(room, key, seat, data, conn)
+        return key, seat, n, presence
+
+    def accept_now(self, room: LiveRoom, conn: Connection,
+                   data: bytes) -> Awaitable[None] | None:
+        """The transport's direct path: ``take``, then what is left to await (a
+        canvas report for the rules), or None. Only without a shared hub, as the
+        hub's publish must be awaited in order."""
+        _key, seat, _n, presence = self.take(room, conn, data)
+        action = self._canvas_action(room, seat, presence)
+        return None if action is None else self._commit_canvas(room, action)
+
+    async def accept(self, room: LiveRoom, conn: Connection, data: bytes) -> None:
+        key, seat, n, presence = self.take(room, conn, data)
+        if self.hub.shared:
+            await self.hub.publish(
+                HubMessage(room.code, "ink", self.hub.origin,
+                           {"key": key, "seat": seat, "n": n}, data)
+            )
+        action = self._canvas_action(room, seat, presence)
+        if action is not None:
+            await self._commit_canvas(room, action)
+
+    def _canvas_action(self, room: LiveRoom, seat: int,
+                       presence: InkPresence) -> dict[str, Any] | None:
+        """The action that tells the rules whether the canvas shows ink, when they
+        want to know (DrawingGame.canvas_action); None nearly always."""
+        report = room.canvas_action
+        if report is None or room.model.phase != "playing":
+            return None
+        return report(room.model.state, seat, presence.blank)
+
+    async def _commit_canvas(self, room: LiveRoom, action: dict[str, Any]) -> None:
+        """Awaited before the player's next message is read, so "I drew, now I
+        take a token" arrives in that order."""
+
+        def decide(m: RoomModel) -> tuple[Event, Any]:
+            return decide_action(m, SYSTEM, action, time.time())
+
+        try:
+            await self.commit(room, decide)
+        except RuleError as err:  # the round ended meanwhile
+            log.debug("canvas report refused in %s: %s", room.code, err.code)
+
+    # -- a batch another process accepted -------------------------------------------
+
+    def from_hub(self, room: LiveRoom, key: str, seat: int, n: int, data: bytes) -> None:
+        """Keep and relay a batch another process checked and stored."""
+        if n < len(room.ink.get(key, {}).get(seat, ())):
+            return  # already here (sent on connect)
+        guard = room.guards.setdefault((key, seat), InkGuard())
+        presence = room.presence.setdefault((key, seat), InkPresence())
+        with contextlib.suppress(RuleError):
+            presence.apply(guard.check(data))
+        room.add_ink(key, seat, data)
+        fanout.relay_ink(room, key, seat, data, None)
+
+    # -- writing -------------------------------------------------------------------
+
+    def unwritten(self) -> set[str]:
+        """Codes of the rooms with ink not yet stored (they must stay loaded)."""
+        return {code for code, _ in self.pending_ink} | {code for code, _ in self._writing}
+
+    async def flush(self) -> bool:
+        """Write the pending ink; False if the write failed (the rows stay pending)."""
+        rows, self.pending_ink = self.pending_ink, []
+        if not rows:
+            return True
+        self._writing += rows  # their rooms stay loaded until the rows are stored
+        try:
+            await self.store.append_ink(rows)
+        except Exception:
+            log.exception("ink write failed; retrying")
+            self.pending_ink = rows + self.pending_ink
+            return False
+        finally:
+            written = {id(row) for row in rows}
+            self._writing = [row for row in self._writing if id(row) not in written]
+        self.ink_written += len(rows)
+        return True
+
+    def start(self) -> None:
+        self._flusher = asyncio.create_task(self._flush_loop())
+
+    async def _flush_loop(self) -> None:
+        while not self._stop.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._stop.wait(), INK_FLUSH_SECONDS)
+            await self.flush()
+
+    async def close(self, end: float) -> None:
+        """Let the flusher finish the write it is in (cancelling it mid-write would
+        drop that batch and leave SQLite locked), then write what is pending, until
+        the monotonic time ``end``."""
+        if self._flusher is not None:
+            self._stop.set()
+            await asyncio.wait([self._flusher], timeout=max(0.1, end - time.monotonic()))
+        before = self.ink_written
+        while self.pending_ink and time.monotonic() < end:
+            if not await self.flush():
+                await asyncio.sleep(0.1)
+        if self.pending_ink:
+            log.error("stopped: %d ink batches could not be written", len(self.pending_ink))
+        log.info("stopped: %d ink batches written (%d at the stop)",
+                 self.ink_written, self.ink_written - before)

@@ -1,0 +1,94 @@
+"""One room as this process holds it: the model, its connections, its ink.
+
+A ``LiveRoom`` is data with a few small helpers; the parts that act on rooms
+(``rooms.Rooms`` for changes, ``fanout`` for what goes out, ``ink_intake`` for
+ink coming in, ``deadlines`` and ``computers`` for what happens by itself) each
+do one job with it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from atelier.games.core import DrawingGame
+from atelier.ink.batches import BatchLog
+from atelier.ink.guard import InkGuard
+from atelier.ink.presence import InkPresence
+from atelier.server.connection import Connection
+from atelier.server.model import RoomModel
+
+CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
+CODE_LENGTH = 6
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def normal_code(code: str) -> str:
+    return code.strip().upper()
+
+
+def valid_code(code: str) -> bool:
+    return len(code) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in code)
+
+
+@dataclass(eq=False)
+class LiveRoom:
+    model: RoomModel
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    conns: set[Connection] = field(default_factory=set)
+    ink: dict[str, dict[int, BatchLog]] = field(default_factory=dict)
+    guards: dict[tuple[str, int], InkGuard] = field(default_factory=dict)
+    presence: dict[tuple[str, int], InkPresence] = field(default_factory=dict)
+    local_online: dict[str, int] = field(default_factory=dict)
+    remote_online: dict[bytes, set[str]] = field(default_factory=dict)
+    timer: asyncio.TimerHandle | None = None
+    bots: asyncio.Task[None] | None = None
+    bots_again: bool = False
+    active_at: float = field(default_factory=time.monotonic)  # last connection or change
+    # the rules' canvas_action (DrawingGame), looked up once: asked after every batch
+    canvas_action: Callable[[Any, int, bool], dict[str, Any] | None] | None = field(init=False)
+
+    def __post_init__(self) -> None:
+        game = self.model.game
+        self.canvas_action = game.canvas_action if isinstance(game, DrawingGame) else None
+
+    @property
+    def code(self) -> str:
+        return self.model.code
+
+    def online(self) -> set[str]:
+        ids = {pid for pid, n in self.local_online.items() if n > 0}
+        for remote in self.remote_online.values():
+            ids |= remote
+        return ids
+
+    def busy(self) -> bool:
+        """A commit or a computer's move is under way."""
+        return self.lock.locked() or (self.bots is not None and not self.bots.done())
+
+    def add_ink(self, key: str, seat: int, data: bytes) -> int:
+        by_seat = self.ink.setdefault(key, {})
+        batches = by_seat.get(seat)
+        if batches is None:
+            batches = by_seat[seat] = BatchLog()
+        return batches.append(data)
+
+    def strokes(self, key: str, seat: int) -> int:
+        guard = self.guards.get((key, seat))
+        return 0 if guard is None else guard.strokes
+
+    def unseat_removed(self) -> list[Connection]:
+        """Connections whose player is no longer in the game (they left or were
+        taken out) go on as spectators; returns them."""
+        gone = [c for c in self.conns
+                if c.player_id is not None and self.model.player(c.player_id) is None]
+        for conn in gone:
+            conn.player_id = None
+        return gone
