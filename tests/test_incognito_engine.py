@@ -108,7 +108,7 @@ def test_countdown_starts_when_all_but_one_are_done_and_locks_the_last_drawing()
     assert GAME.deadline(state) is None
     state = act(state, 2, "done_drawing", 12.0)
     assert GAME.deadline(state) == 17.0
-    assert GAME.view(state, 3)["countdown_end"] == 17.0
+    assert GAME.view(state, 3)["deadline"] == 17.0 and GAME.view(state, 3)["clock"] == "countdown"
     assert GAME.may_draw(state, 3) and not GAME.may_draw(state, 0)
     refused(state, SYSTEM, "timeout", "timeout_early", 16.9)
     refused(state, 3, "done_drawing", "incognito.time_up", 17.0)
@@ -158,7 +158,7 @@ def test_drawing_time_limit_ends_the_phase() -> None:
     state = act(state, SYSTEM, "timeout", 100.0)
     assert state.phase == "drawing"
     assert GAME.deadline(state) == 160.0
-    assert GAME.view(state, 0)["drawing_ends"] == 160.0
+    assert GAME.view(state, 0)["deadline"] == 160.0 and GAME.view(state, 0)["clock"] == "limit"
     state = act(state, 0, "done_drawing", 120.0)
     refused(state, SYSTEM, "timeout", "timeout_early", 159.0)
     refused(state, 1, "done_drawing", "incognito.time_up", 160.0)

@@ -24,7 +24,7 @@ COLOURS = ["red", "blue", "green", "yellow"]
 OWN_KEYS = ("seat", "word", "word_tile", "my_votes", "unused_tiles")
 """Fields of a player's view that hold that player's own secrets."""
 VIEW_KEYS = {"game", "phase", "round", "rounds", "settings", "seat", "players",
-             "countdown_end", "drawing_ends", "tiles", "word", "word_tile", "my_votes",
+             "deadline", "clock", "tiles", "word", "word_tile", "my_votes",
              "unused_tiles", "reveal", "history", "totals", "winners", "waiting_for"}
 PLAYER_KEYS = {"seat", "name", "location", "done_drawing", "done_voting", "voted_on",
                "confirmed", "total", "removed"}

@@ -41,12 +41,9 @@ function guessesOn(game, view, me) {
 function deadlineOf(state) {
   const g = state?.game;
   if (!g) return null;
-  if (state.room.game === "pictomania") return g.phase === "drawing" ? g.deadline : null;
-  if (state.room.game === "incognito" && g.phase === "drawing") {
-    const ends = [g.countdown_end, g.drawing_ends].filter((x) => typeof x === "number");
-    return ends.length ? Math.min(...ends) : null;
-  }
-  return null;
+  // every game's view says when its clock runs out as `deadline`; the last
+  // seconds are counted while drawing
+  return g.phase === "drawing" ? g.deadline ?? null : null;
 }
 
 // Plays the cues of each new state, and counts down the last 10 seconds.

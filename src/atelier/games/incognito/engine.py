@@ -165,14 +165,23 @@ def _start_round(state: State, number: int, now: float | None) -> None:
 # --- time --------------------------------------------------------------------------------
 
 
+def clock(state: State) -> tuple[str, float] | None:
+    """The clock that runs out first in this phase, once it is known: ("countdown",
+    when it ends) after all but one are done, or ("limit", when it ends) for the
+    drawing time limit; None if no clock runs."""
+    clocks: list[tuple[str, float]] = []
+    if state.phase in (DRAWING, VOTING) and state.countdown_end is not None:
+        clocks.append(("countdown", state.countdown_end))
+    limit = _limit_end(state) if state.phase == DRAWING else None
+    if limit is not None:
+        clocks.append(("limit", limit))
+    return min(clocks, key=lambda c: c[1]) if clocks else None
+
+
 def _due(state: State) -> float | None:
     """When the current phase's timer runs out, once its clock is known."""
-    if state.phase == DRAWING:
-        ends = [t for t in (state.countdown_end, _limit_end(state)) if t is not None]
-        return min(ends) if ends else None
-    if state.phase == VOTING:
-        return state.countdown_end
-    return None
+    running = clock(state)
+    return None if running is None else running[1]
 
 
 def _limit_end(state: State) -> float | None:

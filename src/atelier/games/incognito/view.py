@@ -10,7 +10,15 @@ from __future__ import annotations
 import json
 
 from atelier.games.core import JSON, winners
-from atelier.games.incognito.engine import DRAWING, OVER, SCORED, VOTING, State, waiting_for
+from atelier.games.incognito.engine import (
+    DRAWING,
+    OVER,
+    SCORED,
+    VOTING,
+    State,
+    clock,
+    waiting_for,
+)
 from atelier.games.incognito.settings import TILES
 
 PUBLIC_SETTINGS = ("language", "rounds", "countdown", "drawing_time_limit")
@@ -19,6 +27,7 @@ PUBLIC_SETTINGS = ("language", "rounds", "countdown", "drawing_time_limit")
 def view(state: State, seat: int | None) -> dict[str, JSON]:
     me = seat if seat is not None and 0 <= seat < state.seats else None
     voting_open = state.phase == VOTING
+    running = clock(state)
     players: list[dict[str, JSON]] = []
     for s in range(state.seats):
         players.append({
@@ -42,8 +51,10 @@ def view(state: State, seat: int | None) -> dict[str, JSON]:
         "settings": {key: state.settings[key] for key in PUBLIC_SETTINGS},
         "seat": me,
         "players": players,
-        "countdown_end": state.countdown_end,
-        "drawing_ends": _drawing_ends(state),
+        # one name for when time runs out, as in every game (None: no clock runs);
+        # "clock" says which: the countdown after all but one are done, or the limit
+        "deadline": None if running is None else running[1],
+        "clock": None if running is None else running[0],
         "tiles": list(state.tiles) if state.phase != DRAWING else None,
         "word": None,
         "word_tile": None,
@@ -70,9 +81,3 @@ def _copy(data: JSON) -> JSON:
     # reveals are plain JSON: a round trip copies them several times faster than deepcopy
     return json.loads(json.dumps(data))
 
-
-def _drawing_ends(state: State) -> float | None:
-    limit = state.settings["drawing_time_limit"]
-    if state.phase != DRAWING or limit is None or state.started is None:
-        return None
-    return state.started + float(limit)

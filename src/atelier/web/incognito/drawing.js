@@ -119,10 +119,8 @@ export class DrawingPhase {
       return;
     }
     banner.hidden = false;
-    const limit = view.drawing_ends ?? Infinity;
-    const countdown = view.countdown_end ?? Infinity;
     banner.textContent =
-      countdown <= limit ? t("ig.countdown_drawing", { n: left }) : t("ig.time_limit", { n: left });
+      view.clock === "countdown" ? t("ig.countdown_drawing", { n: left }) : t("ig.time_limit", { n: left });
     banner.classList.toggle("urgent", left <= 10);
   }
 

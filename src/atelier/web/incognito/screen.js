@@ -142,13 +142,7 @@ export class IncognitoScreen {
 
   // When the current phase's clock runs out (null: no clock running).
   deadline() {
-    const view = this.view;
-    if (view.phase === "drawing") {
-      const ends = [view.countdown_end, view.drawing_ends].filter((x) => typeof x === "number");
-      return ends.length ? Math.min(...ends) : null;
-    }
-    if (view.phase === "voting") return view.countdown_end ?? null;
-    return null;
+    return this.view.deadline ?? null;
   }
 
   secondsLeft() {
