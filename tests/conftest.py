@@ -168,6 +168,12 @@ class SecretsGame:
     def deadline(self, state: Mapping[str, Any]) -> float | None:
         return state["deadline"] if state["phase"] == "drawing" else None
 
+    def legal_actions(self, state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
+        if state["phase"] != "drawing" or not 0 <= seat < len(state["names"]):
+            return []
+        notes: list[dict[str, Any]] = [{"type": "note", "text": "hello"}]
+        return notes if state["done"][seat] else [{"type": "done"}, *notes]
+
     def is_over(self, state: Mapping[str, Any]) -> bool:
         return bool(state["phase"] == "over")
 

@@ -37,6 +37,7 @@ def test_every_shipped_game_declares_the_capabilities_the_server_uses() -> None:
         DealingGame,
         DrawingGame,
         GuessTimelineGame,
+        LegalActionsGame,
         RemovableSeats,
         ScoredGame,
     )
@@ -44,11 +45,13 @@ def test_every_shipped_game_declares_the_capabilities_the_server_uses() -> None:
 
     def kinds(game: object) -> set[str]:
         return {p.__name__ for p in (DrawingGame, GuessTimelineGame, BotGame, DealingGame,
-                                     ScoredGame, RemovableSeats, CustomDeckGame)
+                                     ScoredGame, RemovableSeats, CustomDeckGame,
+                                     LegalActionsGame)
                 if isinstance(game, p)}
 
-    both = {"DrawingGame", "DealingGame", "ScoredGame", "RemovableSeats"}
+    # every shipped game lists its moves (the property tests and the fuzzer play them)
+    both = {"DrawingGame", "DealingGame", "ScoredGame", "RemovableSeats", "LegalActionsGame"}
     assert kinds(get_game("pictomania")) == both | {"GuessTimelineGame", "CustomDeckGame"}
     assert kinds(get_game("incognito")) == both
-    assert kinds(get_game("piet")) == {"BotGame", "ScoredGame"}
+    assert kinds(get_game("piet")) == {"BotGame", "ScoredGame", "LegalActionsGame"}
     assert kinds(SKETCH) == {"DrawingGame"}

@@ -2,8 +2,8 @@
 
 Each hypothesis example is one *episode*: a room of a game (drawn), its players
 and a spectator on real WebSockets, played from the lobby to the end by a
-driver that uses each game's legal moves (Piet's ``legal_moves``; for the
-drawing games the action that ends each phase), while between the driver's
+driver that plays the moves each game lists (``legal_actions``, on the room
+rebuilt from its log) and checks that the server takes them, while between the driver's
 steps random actors send what hypothesis draws: every client message type
 with plausible and broken fields, game actions built from the game's declared
 action shapes (``Game.actions``) and mutated, random JSON, deeply nested and
@@ -45,9 +45,10 @@ from hypothesis import strategies as st
 from pydantic.fields import FieldInfo
 
 from atelier.games.actions import ActionSchema
-from atelier.games.core import Game
+from atelier.games.core import Game, LegalActionsGame
 from atelier.ink.codec import Begin, Clear, End, InkError, Op, Points, Undo, encode_batch
-from atelier.server.model import COLOURS
+from atelier.server.model import COLOURS, RoomModel, replay_log
+from atelier.store.log import EventRow
 
 SENDS_PER_CONNECTION = 30
 REPLY_SECONDS = 20.0
@@ -60,14 +61,11 @@ FUZZ_SETTINGS: dict[str, dict[str, Any]] = {
     "incognito": {"rounds": 2, "countdown": 120},
     "piet": {},
 }
-PROGRESS: dict[str, dict[str, dict[str, Any]]] = {
-    """Per game and phase, the action each player takes to end the phase."""
-    "secrets": {"drawing": {"type": "done"}},
-    "pictomania": {"display": {"type": "ready", "ready": True}, "drawing": {"type": "done"},
-                   "review": {"type": "confirm"}},
-    "incognito": {"drawing": {"type": "done_drawing"}, "voting": {"type": "done_voting"},
-                  "scored": {"type": "confirm"}},
-}
+PHASE_ENDS = ("done", "done_drawing", "done_voting", "confirm", "move")
+"""Action types that end a player's part of a phase (Piet: any move)."""
+IN_THE_WAY = ("rate_limited", "abuse")
+"""Refusals of a listed move that say nothing about the rules: the actors' noise
+spent the connection's allowance."""
 MESSAGE_TYPES = ("hello", "join", "leave", "rename", "lang", "settings", "kick", "host",
                  "start", "next", "again", "go_on", "act", "ping")
 SERVER_FAULTS = ("internal",)
@@ -82,6 +80,8 @@ class Figures:
     unanswered: int = 0
     server_exceptions: int = 0
     state_changes: int = 0
+    legal_played: int = 0
+    legal_refused: int = 0
     episodes: int = 0
     phases: set[tuple[str, str]] = field(default_factory=set)
     problems: list[str] = field(default_factory=list)
@@ -92,7 +92,8 @@ class Figures:
 
     @property
     def failed(self) -> bool:
-        return bool(self.unanswered or self.server_exceptions or self.state_changes)
+        return bool(self.unanswered or self.server_exceptions or self.state_changes
+                    or self.legal_refused)
 
 
 class Violation(AssertionError):
@@ -411,8 +412,10 @@ class Peer:
         await asyncio.sleep(0)
         self.inbox.clear()
 
-    async def send(self, frame: str | bytes, msg_id: int | None, must_refuse: bool) -> None:
-        """Send one fuzz frame and check the answer (see the module's docstring)."""
+    async def send(self, frame: str | bytes, msg_id: int | None,
+                   must_refuse: bool) -> str | None:
+        """Send one fuzz frame and check the answer (see the module's docstring).
+        The refusal's code if it was refused ("" if the socket closed), else None."""
         runner = self.runner
         if self.sent >= SENDS_PER_CONNECTION or self.ws is None or self.closed is not None:
             await self.open()
@@ -433,27 +436,27 @@ class Peer:
                 await self.ws.send(json.dumps({"t": "ping", "id": fence}))
                 seen = await self.until(lambda m: m.get("id") == fence
                                         and m.get("t") in ("ack", "error"))
-                refused = any(m.get("t") == "error" and m.get("id") != fence for m in seen)
-                if seen[-1].get("t") == "error":  # the fence itself: rate limited
-                    refused = True
+                errors = [m for m in seen if m.get("t") == "error"]
+                # an error on the fence itself: rate limited
+                refusal = str(errors[0].get("code")) if errors else None
             else:
                 seen = await self.until(lambda m: m.get("id") == msg_id
                                         and m.get("t") in ("ack", "error"))
-                refused = seen[-1]["t"] == "error"
+                refusal = str(seen[-1].get("code")) if seen[-1]["t"] == "error" else None
         except websockets.ConnectionClosed as closed:
             code = closed.rcvd.code if closed.rcvd is not None else None
             if code == 1011:
                 runner.fault(f"closed 1011 after {frame!r:.120}")
             # closes the protocol documents (1008 abuse, 1009 too big, 1013 too slow)
             await self.close()
-            return
+            return "abuse" if code == 1008 else ""
         except TimeoutError:
             runner.figures.unanswered += 1
             runner.figures.problem(f"no answer to {frame!r:.200}")
             runner.check(False, "unanswered")
             await self.close()
-            return
-        if refused:
+            return ""
+        if refusal is not None:
             runner.figures.refused += 1
             if self.seq > before:
                 runner.changed_by_refusal(self.code, before, self.seq, frame)
@@ -461,6 +464,7 @@ class Peer:
             runner.figures.unanswered += 1
             runner.figures.problem(f"not refused: {frame!r:.200}")
             runner.check(False, "a frame that is no message was not refused")
+        return refusal
 
 
 # --- the runner ---------------------------------------------------------------------
@@ -478,6 +482,8 @@ class Runner:
         self.seen: dict[str, int] = {}
         self.script = script(list(self.games.values()))
         self.budget = 0
+        self.steps = 0
+        self.models: dict[str, RoomModel] = {}  # each room as its log says, for legal()
         self.loop = asyncio.new_event_loop()
 
     def check(self, ok: bool, what: str) -> None:
@@ -542,7 +548,11 @@ class Runner:
                 await peer.send(payload, None, must_refuse=False)
 
     async def step(self, name: str, peers: list[Peer]) -> bool:
-        """One move of the game toward its end; False once it is over."""
+        """One move of the game toward its end; False once it is over. The move is
+        one the game lists for a player (``LegalActionsGame.legal_actions``, on the
+        room rebuilt from its log): every other step one that ends the player's
+        phase, so games finish, else any. A listed move the server refuses is a
+        problem: the list and the rules disagree."""
         players = [p for p in peers if p.name is not None]
         for p in peers:
             await p.drain()
@@ -557,22 +567,27 @@ class Runner:
             host = next((p for p in peers if p.host), players[0])
             await host.send(json.dumps({"t": "start", "id": 1}), 1, must_refuse=False)
             return True
-        if name == "piet":
-            mover = next((p for p in peers if p.state.get("you", {}).get("seat")
-                          == game.get("to_move")), None)
-            moves = game.get("legal_moves") or []
-            if mover is not None and moves:
-                action = {"type": "move", "move": moves[self.figures.messages % len(moves)]}
-                await mover.send(json.dumps({"t": "act", "id": 2, "action": action}), 2, False)
-                return True
-        progress = PROGRESS.get(name, {}).get(str(game.get("phase")))
-        if progress is not None:
-            for p in peers:
-                seat = p.state.get("you", {}).get("seat")
-                if seat is None or _done_already(game, seat):
-                    continue
+        self.steps += 1
+        turn = self.steps % max(1, len(players))
+        for p in players[turn:] + players[:turn]:
+            seat = p.state.get("you", {}).get("seat")
+            if seat is None:
+                continue
+            actions = self.legal(name, p.code, seat)
+            if self.steps % 2 == 0:
+                actions.sort(key=lambda a: not _ends_phase(a))
+            else:
+                k = self.steps % len(actions) if actions else 0
+                actions = actions[k:] + actions[:k]
+            for action in actions[:3]:
                 before = p.seq
-                await p.send(json.dumps({"t": "act", "id": 3, "action": progress}), 3, False)
+                refusal = await p.send(json.dumps({"t": "act", "id": 3, "action": action}),
+                                       3, False)
+                self.figures.legal_played += 1
+                if refusal is not None and refusal not in IN_THE_WAY:
+                    self.figures.problem(f"listed move {action} refused: {refusal}")
+                    self.figures.legal_refused += 1
+                    self.check(False, "a move the game lists was refused")
                 await p.drain()
                 if p.seq != before:
                     return True
@@ -580,6 +595,29 @@ class Runner:
         if boss is not None:
             await boss.send(json.dumps({"t": "next", "id": 4}), 4, must_refuse=False)
         return True
+
+    def legal(self, name: str, code: str, seat: int) -> list[dict[str, Any]]:
+        """The moves the game lists for ``seat`` now, from the room's log (read from
+        its SQLite file; none without one)."""
+        game = self.games[name]
+        if self.db_path is None or not isinstance(game, LegalActionsGame):
+            return []
+        model = self.models.get(code)
+        after = -1 if model is None else model.seq
+        with contextlib.closing(sqlite3.connect(self.db_path, timeout=30)) as db:
+            rows = db.execute("SELECT seq, kind, data, at FROM events WHERE room = ? AND seq > ?"
+                              " ORDER BY seq", (code, after)).fetchall()
+        events = [EventRow(seq, kind, json.loads(data), at) for seq, kind, data, at in rows]
+        if model is None:
+            if not events:
+                return []
+            model = self.models[code] = replay_log(code, game, events)
+        else:
+            for row in events:
+                model.apply_event(row.seq, row.kind, row.data)
+        if model.state is None or model.phase != "playing":
+            return []
+        return game.legal_actions(model.state, seat)
 
     async def seat_everyone(self, players: list[Peer]) -> None:
         """After lobby fuzzing, everyone who is no longer a player joins again."""
@@ -657,11 +695,8 @@ class Runner:
         return self.figures
 
 
-def _done_already(game: Mapping[str, Any], seat: int) -> bool:
-    """Whether ``seat`` has ended the phase already (Pictomania's ready may be said twice)."""
-    players = game.get("players") or []
-    mine = players[seat] if isinstance(players, list) and 0 <= seat < len(players) else {}
-    return bool(isinstance(mine, dict) and mine.get("ready"))
+def _ends_phase(action: Mapping[str, Any]) -> bool:
+    return action.get("type") in PHASE_ENDS or action == {"type": "ready", "ready": True}
 
 
 def _is_message(text: str) -> bool:
@@ -739,7 +774,8 @@ def main(argv: list[str]) -> int:
     total = Figures()
     for part in parts:
         for name in ("messages", "text", "binary", "refused", "unanswered",
-                     "server_exceptions", "state_changes", "episodes"):
+                     "server_exceptions", "state_changes", "episodes", "legal_played",
+                     "legal_refused"):
             setattr(total, name, getattr(total, name) + getattr(part, name))
         total.phases |= part.phases
         total.problems += part.problems
@@ -752,6 +788,8 @@ def main(argv: list[str]) -> int:
     print(f"server exceptions:          {total.server_exceptions} "
           f"({tracebacks} tracebacks in the server's log)")
     print(f"state changes by refusals:  {total.state_changes}")
+    print(f"listed moves played:        {total.legal_played} "
+          f"({total.legal_refused} refused by the rules)")
     print(f"time:                       {seconds:.1f} s ({total.messages / seconds:.0f} "
           f"messages/s, {args.workers} client processes, one server)")
     phases = sorted(total.phases)
