@@ -34,6 +34,7 @@ from pydantic import Field
 from atelier.errors import RuleError, require
 from atelier.games.actions import Action, ActionSchema
 from atelier.games.core import SYSTEM
+from atelier.games.settings import SettingsModel, checked, defaults
 
 # Property tests check what holds, never how fast: on a loaded machine the default
 # 200 ms deadline per example and the "too slow" health check fail correct code.
@@ -92,6 +93,11 @@ class SystemAction(Action):
     type: Literal["advance", "timeout"]
 
 
+class SecretsSettings(SettingsModel):
+    computer: bool = False
+    seconds: Annotated[float, Field(ge=0, le=600)] = 0
+
+
 class SecretsGame:
     """Each seat gets a secret word; everyone draws (ink hidden from others until
     the reveal); "done" ends your drawing; when all are done (or the deadline
@@ -101,17 +107,13 @@ class SecretsGame:
     actions = SECRETS_ACTIONS
     min_seats = 2
     max_seats = 4
+    settings_model = SecretsSettings
 
     def default_settings(self) -> dict[str, Any]:
-        return {"computer": False, "seconds": 0}
+        return defaults(SecretsSettings)
 
     def validate_settings(self, settings: Mapping[str, Any], seats: int) -> dict[str, Any]:
-        full = {**self.default_settings(), **settings}
-        require(set(full) == {"computer", "seconds"}, "bad_settings", field="?")
-        require(isinstance(full["computer"], bool), "bad_settings", field="computer")
-        require(isinstance(full["seconds"], (int, float)) and 0 <= full["seconds"] <= 600,
-                "bad_settings", field="seconds")
-        return full
+        return checked(SecretsSettings, settings)
 
     def public_settings(self, settings: Mapping[str, Any]) -> dict[str, Any]:
         return dict(settings)

@@ -66,6 +66,17 @@ def test_host_powers_languages_rules_and_spectators(browser: Any, server: Any) -
             "?.textContent.includes('1.')"
         )
         assert b.page.locator("select[data-testid=setting-edition]").count() == 0
+        # The form's bounds and choices are the server's own (its settings schema).
+        bounds = {
+            field: (a.page.get_attribute(f"[data-testid={field}]", "min"),
+                    a.page.get_attribute(f"[data-testid={field}]", "max"))
+            for field in ("setting-rounds", "setting-card_swaps", "setting-time_limit-value")
+        }
+        assert bounds == {"setting-rounds": ("1", "12"), "setting-card_swaps": ("0", "20"),
+                          "setting-time_limit-value": ("10", "3600")}
+        assert a.page.eval_on_selector_all(
+            "[data-testid=setting-language] option", "os => os.map(o => o.value)"
+        ) == ["en", "de", "uk"]
 
         # The host hands the role on; the new host removes a player.
         a.page.click("[data-testid='make-host-Bohdan']")

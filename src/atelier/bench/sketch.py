@@ -7,9 +7,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from atelier.errors import RuleError, require
+from atelier.errors import RuleError
 from atelier.games.actions import Action, ActionSchema
 from atelier.games.core import SYSTEM, Game
+from atelier.games.settings import SettingsModel, checked
 
 ACTIONS = ActionSchema()
 
@@ -19,18 +20,22 @@ class Advance(Action):
     type: Literal["advance"]  # the system ends the sketch
 
 
+class NoSettings(SettingsModel):
+    """A sketch has none."""
+
+
 class SketchGame:
     name = "sketch"
     min_seats = 1
     max_seats = 6
     actions = ACTIONS
+    settings_model = NoSettings
 
     def default_settings(self) -> dict[str, Any]:
         return {}
 
     def validate_settings(self, settings: Mapping[str, Any], seats: int) -> dict[str, Any]:
-        require(not settings, "bad_settings", field=",".join(sorted(settings))[:40])
-        return {}
+        return checked(NoSettings, settings)
 
     def public_settings(self, settings: Mapping[str, Any]) -> dict[str, Any]:
         return dict(settings)

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
     from atelier.games.actions import ActionSchema
+    from atelier.games.settings import SettingsModel
 
 JSON = Any
 SYSTEM = -1
@@ -92,6 +93,11 @@ class Game(Protocol[S]):
     actions: ActionSchema
     """Every action's shape (games/actions.py): the server refuses any other
     before ``apply`` sees it or the log stores it."""
+    @property
+    def settings_model(self) -> type[SettingsModel]:
+        """Every setting's type, bounds and default (games/settings.py); the
+        client reads its limits from this model's JSON schema."""
+        ...
 
     def default_settings(self) -> dict[str, JSON]: ...
 

@@ -23,6 +23,7 @@ from starlette.exceptions import HTTPException
 from atelier.errors import RuleError
 from atelier.games.core import Game
 from atelier.games.registry import get_game
+from atelier.games.settings import schema
 from atelier.hub import open_hub
 from atelier.i18n import LANGUAGES, catalog, pick_language
 from atelier.ink.batches import BatchLog
@@ -205,6 +206,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if lang not in LANGUAGES:
             raise RuleError("unknown_language", language=lang[:16])
         return JSONResponse(catalog()[lang])
+
+    @app.get("/api/games/{game}/settings-schema")
+    async def settings_schema(game: str) -> Response:
+        """Each setting's type, bounds and default, for the client's form."""
+        return JSONResponse(schema(get_game(game[:32]).settings_model),
+                            headers={"Cache-Control": "public, max-age=300"})
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(request: Request) -> Response:

@@ -19,6 +19,7 @@ from atelier.server.views import error_body
 STATUS = {
     "not_found": 404,
     "unknown_room": 404,
+    "unknown_game": 404,
     "unknown_drawing": 404,
     "unknown_language": 404,
     "deck_none": 404,

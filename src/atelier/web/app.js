@@ -4,6 +4,7 @@ import { h, replace, toast } from "./dom.js";
 import { LANGUAGES, lang, onLanguage, preferredLanguage, setLanguage, t } from "./i18n.js";
 import { Room } from "./room.js";
 import { renderStart } from "./start.js";
+import { loadSettingsSchemas } from "./settings.js";
 import { TV_PATH } from "./tv.js";
 import { soundButton } from "./sound.js";
 
@@ -111,11 +112,13 @@ export function go(path) {
 }
 
 async function main() {
+  const schemas = loadSettingsSchemas(); // read while the strings load
   try {
     await setLanguage(preferredLanguage());
   } catch {
     await setLanguage("en").catch(() => {});
   }
+  await schemas;
   onLanguage((code) => {
     room?.languageChanged(code);
     render();

@@ -1,6 +1,8 @@
 // Room settings: a form built from the game's own settings object, so the
-// editor follows the engine; HINTS only add choices and bounds the values
-// alone cannot show. Labels: settings.<game>.<field> (option: .<value>).
+// editor follows the engine. Bounds, choices and defaults come from the game's
+// declaration, served as a JSON schema (GET /api/games/<game>/settings-schema);
+// HINTS only add what a form needs besides (order of choices, steps, which
+// fields go together). Labels: settings.<game>.<field> (option: .<value>).
 
 import { h } from "./dom.js";
 import { has, t } from "./i18n.js";
@@ -24,29 +26,29 @@ const HINTS = {
         learning_round: false,
       }),
     },
-    language: { type: "select", options: ["en", "de", "uk"], labels: "lang" },
-    rounds: { type: "int", min: 1, max: 12, patch: (v) => ({ rounds: v, levels: null }) },
+    language: { type: "select", labels: "lang" },
+    rounds: { type: "int", patch: (v) => ({ rounds: v, levels: null }) },
     levels: { type: "levels" },
     competitive: { type: "bool", when: second },
     learning_round: { type: "bool", when: second },
     kids: { type: "bool", when: first, patch: (v) => ({ kids: v, levels: null }) },
-    card_swaps: { type: "int", min: 0, max: 20, when: first },
-    time_limit: { type: "optional", min: 10, max: 3600, step: 10, default: 180 },
+    card_swaps: { type: "int", when: first },
+    time_limit: { type: "optional", step: 10, default: 180 },
     player_token_values: { type: "numbers" },
     black_token_values: { type: "numbers" },
     custom_cards: { type: "count" },
-    custom_mode: { type: "select", options: ["alongside", "instead"], when: (s) => (s.custom_cards || []).length > 0 },
+    custom_mode: { type: "select", when: (s) => (s.custom_cards || []).length > 0 },
   },
   incognito: {
-    language: { type: "select", options: ["en", "de", "uk"], labels: "lang" },
-    rounds: { type: "int", min: 1, max: 10 },
-    countdown: { type: "int", min: 0, max: 120 },
-    drawing_time_limit: { type: "optional", min: 10, max: 3600, step: 10, default: 180 },
+    language: { type: "select", labels: "lang" },
+    rounds: { type: "int" },
+    countdown: { type: "int" },
+    drawing_time_limit: { type: "optional", step: 10, default: 180 },
     custom_words: { type: "count" },
     custom_locations: { type: "count" },
   },
   piet: {
-    setup: { type: "select", options: ["beginner", "empty"] },
+    setup: { type: "select" },
     brushes: { type: "bool" },
     // The record has a card of its own in the lobby (web/piet/lobbycard.js).
     record: { type: "readonly", when: () => false },
@@ -71,11 +73,35 @@ const START_FIELDS = {
   incognito: ["drawing_time_limit"],
   piet: ["opponent", "computer_seat"],
 };
-const START_DEFAULTS = {
-  pictomania: { edition: "second", time_limit: null },
-  incognito: { drawing_time_limit: null },
-  piet: { opponent: null, computer_seat: 1 },
-};
+
+const schemas = new Map(); // game -> its settings schema (null if it could not be read)
+
+// Reads every game's settings schema once; the forms wait for it (app.js).
+export function loadSettingsSchemas() {
+  return Promise.all(
+    Object.keys(HINTS).map(async (game) => {
+      if (schemas.has(game)) return;
+      const response = await fetch(`/api/games/${game}/settings-schema`).catch(() => null);
+      schemas.set(game, response?.ok ? await response.json() : null);
+    }),
+  );
+}
+
+// What the declaration says of a field: number bounds, choices, default.
+function declared(game, field) {
+  const spec = schemas.get(game)?.properties?.[field];
+  if (!spec) return {};
+  const found = { default: spec.default };
+  for (const option of spec.anyOf || [spec]) {
+    if (option.enum) found.options = option.enum;
+    if (option.type === "integer" || option.type === "number") {
+      found.min = option.minimum;
+      found.max = option.maximum;
+      found.exclusiveMin = option.exclusiveMinimum;
+    }
+  }
+  return found;
+}
 
 export function label(game, field) {
   for (const key of [`settings.${game}.${field}`, `settings.${field}`]) if (has(key)) return t(key);
@@ -89,10 +115,16 @@ function optionLabel(game, field, value, hint) {
 }
 
 function hintFor(game, field, value) {
-  const hint = HINTS[game]?.[field];
-  if (hint) return hint;
+  const { default: _, exclusiveMin, ...known } = declared(game, field);
+  const hint = { ...known, ...(HINTS[game]?.[field] || inferred(value)) };
+  // A bound the value may not reach (a time limit above 0) starts one step above it.
+  if (hint.min === undefined && exclusiveMin !== undefined) hint.min = exclusiveMin + (hint.step || 1);
+  return hint;
+}
+
+function inferred(value) {
   if (typeof value === "boolean") return { type: "bool" };
-  if (typeof value === "number") return { type: "int", min: 0 };
+  if (typeof value === "number") return { type: "int" };
   if (typeof value === "string") return { type: "text" };
   return { type: "readonly" };
 }
@@ -247,8 +279,9 @@ export function settingsEditor(game, settings, { editable, onChange }) {
 
 // The start page's few choices; fills `choices` with what the user picks.
 export function startChoices(game, choices) {
-  const defaults = START_DEFAULTS[game] || {};
-  const rows = (START_FIELDS[game] || []).map((field) => {
+  const fields = START_FIELDS[game] || [];
+  const defaults = Object.fromEntries(fields.map((field) => [field, declared(game, field).default ?? null]));
+  const rows = fields.map((field) => {
     const value = defaults[field];
     const hint = hintFor(game, field, value);
     const onPatch = (patch) => {

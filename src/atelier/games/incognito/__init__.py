@@ -20,6 +20,7 @@ class Incognito:
     actions = ACTIONS
     min_seats = settings.MIN_PLAYERS
     max_seats = settings.MAX_PLAYERS
+    settings_model = settings.Settings
     seats_removable = True  # the host may take a player out mid-game (SYSTEM "remove")
 
     def default_settings(self) -> dict[str, JSON]:

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any
+
+from pydantic import Field
 
 from atelier.content.decks import incognito_content
 from atelier.errors import RuleError, require
 from atelier.games.core import JSON
-from atelier.i18n import LANGUAGES
-from atelier.jsoncheck import is_int, is_number
+from atelier.games.settings import Language, SettingsModel, checked, defaults
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
@@ -22,27 +23,27 @@ MAX_DRAWING_TIME = 3600.0
 MAX_CUSTOM_ITEMS = 2000
 MAX_ITEM_LENGTH = 80
 
-DEFAULTS: dict[str, JSON] = {
-    "language": "en",
-    "rounds": 3,
-    "countdown": 5,
-    "drawing_time_limit": None,
-    "custom_words": [],
-    "custom_locations": [],
-}
+
+
+class Settings(SettingsModel):
+    """Each field's type, bounds and default; docs/incognito.md says what they mean."""
+
+    language: Language = "en"
+    rounds: Annotated[int, Field(ge=1, le=MAX_ROUNDS)] = 3
+    countdown: Annotated[float, Field(ge=0, le=MAX_COUNTDOWN)] = 5
+    """Seconds between the last secret shown and the drawing."""
+    drawing_time_limit: Annotated[float, Field(gt=0, le=MAX_DRAWING_TIME)] | None = None
+    custom_words: list[Any] = Field(default=[], max_length=MAX_CUSTOM_ITEMS)
+    custom_locations: list[Any] = Field(default=[], max_length=MAX_CUSTOM_ITEMS)
 
 
 def default_settings() -> dict[str, JSON]:
-    return {key: list(value) if isinstance(value, list) else value
-            for key, value in DEFAULTS.items()}
-
+    return defaults(Settings)
 
 
 def _clean_items(value: Any, field: str) -> list[str]:
     """Custom word or location list: stripped, non-empty, duplicates (any case) dropped,
     so that no word repeats within a game."""
-    require(isinstance(value, list) and len(value) <= MAX_CUSTOM_ITEMS, "bad_settings",
-            field=field)
     seen: set[str] = set()
     items: list[str] = []
     for raw in value:
@@ -58,20 +59,8 @@ def _clean_items(value: Any, field: str) -> list[str]:
 def validate_settings(settings: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
     """The full settings with defaults filled in; RuleError if a value is invalid or the
     words or locations cannot last the whole game for ``seats`` players."""
-    unknown = sorted(set(settings) - set(DEFAULTS))
-    require(not unknown, "bad_settings", field=unknown[0] if unknown else "")
-    result = default_settings()
-    result.update(settings)
-
-    require(result["language"] in LANGUAGES, "bad_settings", field="language")
+    result = checked(Settings, settings)
     rounds = result["rounds"]
-    require(is_int(rounds) and 1 <= rounds <= MAX_ROUNDS, "bad_settings", field="rounds")
-    countdown = result["countdown"]
-    require(is_number(countdown) and 0 <= countdown <= MAX_COUNTDOWN, "bad_settings",
-            field="countdown")
-    limit = result["drawing_time_limit"]
-    require(limit is None or (is_number(limit) and 0 < limit <= MAX_DRAWING_TIME),
-            "bad_settings", field="drawing_time_limit")
     result["custom_words"] = _clean_items(result["custom_words"], "custom_words")
     result["custom_locations"] = _clean_items(result["custom_locations"], "custom_locations")
 

@@ -5,7 +5,6 @@
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -25,10 +24,11 @@ class Pictomania:
     actions = ACTIONS
     min_seats = MIN_PLAYERS
     max_seats = MAX_PLAYERS
+    settings_model = settings.Settings
     seats_removable = True  # the host may take a player out mid-game (SYSTEM "remove")
 
     def default_settings(self) -> dict[str, Any]:
-        return copy.deepcopy(settings.DEFAULTS)
+        return settings.default_settings()
 
     def validate_settings(self, raw: Mapping[str, Any], seats: int) -> dict[str, Any]:
         out = settings.validate(raw)

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
 
 from atelier.content.custom import cards_from_settings, check_confusables
 from atelier.content.decks import LEVELS, WORDS_PER_CARD, Card, pictomania_cards
 from atelier.errors import RuleError
-from atelier.i18n import LANGUAGES
+from atelier.games.settings import Language, SettingsModel, checked, defaults
 from atelier.jsoncheck import is_int
 
 MAX_ROUNDS = 12
@@ -17,21 +19,42 @@ MAX_WORD_LENGTH = 60
 MAX_TIME_LIMIT = 3600
 MIN_TIME_LIMIT = 10
 
-DEFAULTS: dict[str, Any] = {
-    "edition": "second",
-    "rounds": None,  # None: the edition's (first 5, second 4)
-    "levels": None,  # None: easiest first, spread over the rounds
-    "competitive": False,  # second edition: one black token fewer than players
-    "kids": False,  # first edition: one card, number cards only
-    "learning_round": False,  # second edition: round 1 without the black sheep
-    "time_limit": None,  # seconds per round (house rule), None: no limit
-    "player_token_values": None,  # None: docs/pictomania.md, Token values
-    "black_token_values": None,  # None: docs/pictomania.md, Token values
-    "card_swaps": 1,  # first edition: cards each player may swap per game
-    "language": "en",
-    "custom_cards": [],
-    "custom_mode": "alongside",  # or "instead" of the built-in deck
-}
+Level = Annotated[int, Field(ge=LEVELS[0], le=LEVELS[-1])]
+TokenValue = Annotated[int, Field(ge=0, le=9)]
+PlayerTokens = Annotated[list[TokenValue], Field(min_length=1, max_length=5)]
+BlackTokens = Annotated[list[TokenValue], Field(min_length=1, max_length=6)]
+
+
+class Settings(SettingsModel):
+    """Each field's type, bounds and default; docs/pictomania.md says what they mean.
+    Which fields an edition allows, and how many levels, are checked in ``validate``."""
+
+    edition: Literal["first", "second"] = "second"
+    competitive: bool = False
+    """Second edition: one black token fewer than players."""
+    kids: bool = False
+    """First edition: one card, number cards only."""
+    learning_round: bool = False
+    """Second edition: round 1 without the black sheep."""
+    rounds: Annotated[int, Field(ge=1, le=MAX_ROUNDS)] | None = None
+    """None: the edition's (first 5, second 4)."""
+    levels: list[Level] | None = None
+    """None: easiest first, spread over the rounds."""
+    time_limit: Annotated[int, Field(ge=MIN_TIME_LIMIT, le=MAX_TIME_LIMIT)] | None = None
+    """Seconds per round (house rule); None: no limit."""
+    player_token_values: PlayerTokens | None = None
+    """None: docs/pictomania.md, Token values."""
+    black_token_values: BlackTokens | None = None
+    card_swaps: Annotated[int, Field(ge=0, le=20)] = 1
+    """First edition: cards each player may swap per game."""
+    language: Language = "en"
+    custom_mode: Literal["alongside", "instead"] = "alongside"
+    """Custom cards played alongside the built-in deck, or instead of it."""
+    custom_cards: list[Any] = Field(default=[], max_length=MAX_CUSTOM_CARDS)
+
+
+def default_settings() -> dict[str, Any]:
+    return defaults(Settings)
 
 
 def public_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
@@ -59,54 +82,30 @@ def cards_per_round(settings: Mapping[str, Any]) -> int:
 
 def validate(raw: Mapping[str, Any]) -> dict[str, Any]:
     """The complete settings; RuleError("bad_settings", field=...) if any is wrong."""
-    if not isinstance(raw, Mapping):
-        raise RuleError("bad_settings", field="settings")
-    unknown = sorted(set(raw) - set(DEFAULTS))
-    if unknown:
-        _bad(unknown[0])
-    s = {**DEFAULTS, **raw}
-    out: dict[str, Any] = {}
-
-    out["edition"] = s["edition"] if s["edition"] in ("first", "second") else _bad("edition")
-    first = out["edition"] == "first"
+    s = checked(Settings, raw)
+    out: dict[str, Any] = dict(s)
+    first = s["edition"] == "first"
     only_in = {"competitive": not first, "kids": first, "learning_round": not first}
     for flag, allowed in only_in.items():
-        value = s[flag]
-        if not isinstance(value, bool) or (value and not allowed):
+        if s[flag] and not allowed:
             _bad(flag)
-        out[flag] = value
 
     levels = s["levels"]
     rounds = s["rounds"]
     if rounds is None:
-        rounds = len(levels) if isinstance(levels, list) and levels else (5 if first else 4)
-    if not _int_in(rounds, 1, MAX_ROUNDS):
-        _bad("rounds")
+        rounds = len(levels) if levels else (5 if first else 4)
+        if rounds > MAX_ROUNDS:
+            _bad("rounds")
     out["rounds"] = rounds
     if levels is None:
-        levels = default_levels(rounds, out["kids"])
-    if not (
-        isinstance(levels, list)
-        and len(levels) == rounds
-        and all(_int_in(v, LEVELS[0], LEVELS[-1]) for v in levels)
-    ):
+        levels = default_levels(rounds, s["kids"])
+    if len(levels) != rounds:
         _bad("levels")
     out["levels"] = list(levels)
-
-    limit = s["time_limit"]
-    if limit is not None and not _int_in(limit, MIN_TIME_LIMIT, MAX_TIME_LIMIT):
-        _bad("time_limit")
-    out["time_limit"] = limit
-    out["player_token_values"] = _token_values(s["player_token_values"], "player_token_values", 5)
-    out["black_token_values"] = _token_values(s["black_token_values"], "black_token_values", 6)
-    if not _int_in(s["card_swaps"], 0, 20):
-        _bad("card_swaps")
-    out["card_swaps"] = s["card_swaps"]
-    out["language"] = s["language"] if s["language"] in LANGUAGES else _bad("language")
-    out["custom_mode"] = (
-        s["custom_mode"] if s["custom_mode"] in ("alongside", "instead") else _bad("custom_mode")
-    )
-    out["custom_cards"] = _custom_cards(s["custom_cards"], out["language"], out["custom_mode"])
+    for field in ("player_token_values", "black_token_values"):
+        if s[field] is not None:
+            out[field] = sorted(s[field], reverse=True)
+    out["custom_cards"] = _custom_cards(s["custom_cards"], s["language"], s["custom_mode"])
 
     needed = rounds * cards_per_round(out)
     if len(card_pool(out)) < needed:
@@ -138,8 +137,6 @@ def check_custom_confusables(settings: Mapping[str, Any]) -> None:
 
 
 def _custom_cards(value: Any, language: str, mode: str) -> list[dict[str, Any]]:
-    if not isinstance(value, list) or len(value) > MAX_CUSTOM_CARDS:
-        _bad("custom_cards")
     # The deck checker names the card and the problem, in the host's language.
     if value:
         cards_from_settings(value)
@@ -164,18 +161,6 @@ def _custom_cards(value: Any, language: str, mode: str) -> list[dict[str, Any]]:
         taken.add(card_id)
         cards.append({"id": card_id, "level": level, "words": [w.strip() for w in words]})
     return cards
-
-
-def _token_values(value: Any, field: str, most: int) -> list[int] | None:
-    if value is None:
-        return None
-    if not (
-        isinstance(value, list)
-        and 0 < len(value) <= most
-        and all(_int_in(v, 0, 9) for v in value)
-    ):
-        _bad(field)
-    return sorted(value, reverse=True)
 
 
 def _int_in(value: Any, low: int, high: int) -> bool:

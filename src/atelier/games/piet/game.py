@@ -32,9 +32,9 @@ from atelier.games.piet.notation import (
     parse_move,
     read_record,
 )
-from atelier.games.piet.rules import OVER, SETUPS, Move, State, legal_moves, new_game, play, winner
+from atelier.games.piet.rules import OVER, Move, State, legal_moves, new_game, play, winner
+from atelier.games.settings import SettingsModel, checked, defaults
 from atelier.i18n import translate
-from atelier.jsoncheck import is_int
 
 MAX_RECORD_CHARS = 8000
 """A whole game with comments fits many times over; settings travel in every
@@ -100,29 +100,32 @@ class MoveAction(Action):
     move: Annotated[str, Field(max_length=64)]
 
 
+class Settings(SettingsModel):
+    """Each field's type and default; docs/piet.md says what they mean."""
+
+    setup: Literal["beginner", "empty"] = "beginner"
+    brushes: bool = False
+    opponent: Literal["easy", "medium", "hard"] | None = None
+    """The computer's level; None: two people play."""
+    computer_seat: Annotated[int, Field(ge=0, le=1)] = 1
+    """The seat the computer takes."""
+    record: str | None = None
+    """A record to start from (its own checks: ``read_record_setting``)."""
+
+
 class PietGame:
     name = "piet"
     actions = ACTIONS
     min_seats = 2
     max_seats = 2
+    settings_model = Settings
 
     def default_settings(self) -> dict[str, JSON]:
-        return {"setup": "beginner", "brushes": False, "opponent": None, "computer_seat": 1,
-                "record": None}
+        return defaults(Settings)
 
     def validate_settings(self, settings: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
         require(seats == 2, "seat_count", min=2, max=2)
-        full = self.default_settings()
-        for key in full:
-            if key in settings:
-                full[key] = settings[key]
-        require(full["setup"] in SETUPS, "bad_settings", field="setup")
-        require(isinstance(full["brushes"], bool), "bad_settings", field="brushes")
-        require(full["opponent"] is None or full["opponent"] in COMPUTER_LEVELS,
-                "bad_settings", field="opponent")
-        seat = full["computer_seat"]
-        require(is_int(seat) and seat in (0, 1),
-                "bad_settings", field="computer_seat")
+        full = checked(Settings, settings)
         record = full["record"]
         if isinstance(record, str) and not record.strip():
             full["record"] = None  # an empty record is no record: the way to remove one
