@@ -8,19 +8,17 @@ cards are placed at random when the voting ends, all from the generator kept in 
 
 from __future__ import annotations
 
-import json
 import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Annotated
 
 from atelier.errors import RuleError, require
+from atelier.games.codec import SavedRng, StateCodec, saved_as
 from atelier.games.core import (
     JSON,
     SYSTEM,
     Handler,
-    RngState,
-    rng_from_json,
-    rng_to_json,
     rolling,
     seeded,
 )
@@ -36,12 +34,18 @@ from atelier.jsoncheck import is_int
 
 DRAWING, VOTING, SCORED, OVER = "drawing", "voting", "scored", "over"
 
+VoteCards = Annotated[dict[int, int], *saved_as(
+    lambda cards: [[author, tile] for author, tile in sorted(cards.items())],
+    lambda pairs: {int(author): int(tile) for author, tile in pairs})]
+"""One voter's cards, author seat -> tile; saved as pairs, since JSON's object
+keys are strings and these are seat numbers."""
+
 
 @dataclass
 class State:
     settings: dict[str, JSON]
     names: list[str]
-    rng: RngState
+    rng: SavedRng
     deal_words: list[list[str]]
     """Per round: TILES words, seat i's secret word at index i, deck words after."""
     deal_locations: list[list[str]]
@@ -54,7 +58,7 @@ class State:
     done_drawing: list[bool] = field(default_factory=list)
     tiles: list[str] = field(default_factory=list)
     """The words on tiles 1..6 (index 0 is tile 1), shuffled when the round starts."""
-    votes: list[dict[int, int]] = field(default_factory=list)
+    votes: list[VoteCards] = field(default_factory=list)
     """Per voter: author seat -> vote card (tile number)."""
     random_votes: list[list[int]] = field(default_factory=list)
     """Per voter: authors whose vote card was placed at random when the voting ended."""
@@ -69,6 +73,10 @@ class State:
     memory: list[str] = field(default_factory=list)
     """The room's memory of dealt words ("w:...") and locations ("l:..."), this game's
     deal included (see ``deal_avoiding``)."""
+
+    def __post_init__(self) -> None:
+        if not self.removed:  # a save from before seats could be removed
+            self.removed = [False] * len(self.names)
 
     @property
     def seats(self) -> int:
@@ -472,57 +480,16 @@ def _next_round(state: State, now: float) -> None:
 # --- serialising -------------------------------------------------------------------------
 
 
+CODEC = StateCodec(State)
+"""The state's JSON form, from the field types above (games/codec.py)."""
+
+
 def dump(state: State) -> dict[str, JSON]:
-    raw = {
-        "settings": state.settings,
-        "names": state.names,
-        "rng": rng_to_json(state.rng),
-        "deal_words": state.deal_words,
-        "deal_locations": state.deal_locations,
-        "phase": state.phase,
-        "round": state.round,
-        "started": state.started,
-        "countdown_end": state.countdown_end,
-        "done_drawing": state.done_drawing,
-        "tiles": state.tiles,
-        # JSON object keys are strings; pairs keep the seat numbers as numbers
-        "votes": [sorted(b.items()) for b in state.votes],
-        "random_votes": state.random_votes,
-        "done_voting": state.done_voting,
-        "confirmed": state.confirmed,
-        "results": state.results,
-        "totals": state.totals,
-        "memory": state.memory,
-        "removed": state.removed,
-    }
-    # a JSON round trip is a detached copy, faster than deepcopy for plain data
-    data: dict[str, JSON] = json.loads(json.dumps(raw))
-    return data
+    return CODEC.dump(state)
 
 
 def load(data: Mapping[str, JSON]) -> State:
-    data = json.loads(json.dumps(data))
-    return State(
-        settings=data["settings"],
-        names=data["names"],
-        rng=rng_from_json(data["rng"]),
-        deal_words=data["deal_words"],
-        deal_locations=data["deal_locations"],
-        phase=str(data["phase"]),
-        round=int(data["round"]),
-        started=data["started"],
-        countdown_end=data["countdown_end"],
-        done_drawing=data["done_drawing"],
-        tiles=data["tiles"],
-        votes=[{int(a): int(t) for a, t in pairs} for pairs in data["votes"]],
-        random_votes=data["random_votes"],
-        done_voting=data["done_voting"],
-        confirmed=data["confirmed"],
-        results=data["results"],
-        totals=data["totals"],
-        memory=list(data.get("memory", [])),
-        removed=list(data.get("removed") or [False] * len(data["names"])),
-    )
+    return CODEC.load(data)
 
 
 _PLAYER_ACTIONS: dict[str, Handler[State]] = {

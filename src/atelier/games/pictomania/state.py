@@ -6,12 +6,17 @@ modified afterwards.
 
 from __future__ import annotations
 
-import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Annotated, Any
 
 from atelier.content.decks import Card
-from atelier.games.core import RngState, rng_from_json, rng_to_json
+from atelier.games.codec import SavedRng, StateCodec, saved_as
+
+SavedCard = Annotated[Card, *saved_as(
+    lambda card: [card.id, card.level, list(card.words)],
+    lambda data: Card(str(data[0]), int(data[1]), tuple(data[2])))]
+"""A card in a save: ``[id, level, words]`` (its theme is not needed to play)."""
 
 
 @dataclass
@@ -38,7 +43,7 @@ class Seat:
 class State:
     settings: dict[str, Any]
     names: list[str]
-    rng: RngState
+    rng: SavedRng
     phase: str
     round: int
     display: list[dict[str, Any]]  # cards: id, level, words
@@ -55,12 +60,16 @@ class State:
     totals: list[int] = field(default_factory=list)
     # Every card this game may show, fixed when it starts: the built-in decks
     # may change between releases, and a game must replay the same after one.
-    pool: tuple[Card, ...] = ()
+    pool: tuple[SavedCard, ...] = ()
     # The room's memory of cards its games dealt (ids): none is drawn again
     # until its level has no other card left; this game's draws join it.
     memory: list[str] = field(default_factory=list)
     # Per seat: removed by the host; plays no further part (see engine._remove).
     removed: list[bool] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.removed:  # a save from before seats could be removed
+            self.removed = [False] * len(self.names)
 
     def is_removed(self, seat: int) -> bool:
         return 0 <= seat < len(self.removed) and self.removed[seat]
@@ -89,84 +98,13 @@ class State:
         )
 
 
+CODEC = StateCodec(State)
+"""The state's JSON form, from the field types above (games/codec.py)."""
+
+
 def dump(state: State) -> dict[str, Any]:
-    # Through JSON: a deep copy (callers may change it freely) that is sure to be JSON.
-    data: dict[str, Any] = json.loads(json.dumps({
-        "settings": state.settings,
-        "names": state.names,
-        "rng": rng_to_json(state.rng),
-        "phase": state.phase,
-        "round": state.round,
-        "display": state.display,
-        "used": state.used,
-        "ready": state.ready,
-        "swaps_used": state.swaps_used,
-        "player_tokens": state.player_tokens,
-        "black_table": state.black_table,
-        "black_left": state.black_left,
-        "seats": [
-            {
-                "letter": s.letter,
-                "number": s.number,
-                "stack": [list(g) for g in s.stack],
-                "finished": s.finished,
-                "black": s.black,
-                "locked": s.locked,
-                "drawn": s.drawn,
-                "void_admitted": s.void_admitted,
-                "void_votes": s.void_votes,
-                "confirmed": s.confirmed,
-                "out": s.out,
-            }
-            for s in state.seats
-        ],
-        "started": state.started,
-        "ended_by": state.ended_by,
-        "history": state.history,
-        "totals": state.totals,
-        "pool": [[c.id, c.level, list(c.words)] for c in state.pool],
-        "memory": state.memory,
-        "removed": state.removed,
-    }))
-    return data
+    return CODEC.dump(state)
 
 
-def load(data: dict[str, Any]) -> State:
-    data = json.loads(json.dumps(data))
-    return State(
-        settings=dict(data["settings"]),
-        names=list(data["names"]),
-        rng=rng_from_json(data["rng"]),
-        phase=data["phase"],
-        round=data["round"],
-        display=[dict(c) for c in data["display"]],
-        used=list(data["used"]),
-        ready=list(data["ready"]),
-        swaps_used=list(data["swaps_used"]),
-        player_tokens=list(data["player_tokens"]),
-        black_table=list(data["black_table"]),
-        black_left=list(data["black_left"]),
-        seats=[
-            Seat(
-                letter=s["letter"],
-                number=s["number"],
-                stack=[(g[0], g[1]) for g in s["stack"]],
-                finished=s["finished"],
-                black=s["black"],
-                locked=s["locked"],
-                drawn=s.get("drawn", False),
-                void_admitted=s["void_admitted"],
-                void_votes=list(s["void_votes"]),
-                confirmed=s["confirmed"],
-                out=s.get("out", False),
-            )
-            for s in data["seats"]
-        ],
-        started=data["started"],
-        ended_by=data["ended_by"],
-        history=list(data["history"]),
-        totals=list(data["totals"]),
-        pool=tuple(Card(str(i), int(level), tuple(words)) for i, level, words in data["pool"]),
-        memory=list(data.get("memory", [])),
-        removed=list(data.get("removed") or [False] * len(data["names"])),
-    )
+def load(data: Mapping[str, Any]) -> State:
+    return CODEC.load(data)
