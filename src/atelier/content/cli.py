@@ -16,7 +16,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 
 from atelier.content.check import check_all, stats
-from atelier.content.custom import deck_summary, export_deck, parse_deck
+from atelier.content.custom import Format, deck_summary, export_deck, parse_deck
 from atelier.content.decks import LEVELS, content_root
 from atelier.errors import RuleError
 from atelier.i18n import LANGUAGES
@@ -58,20 +58,21 @@ def _stats(root: Traversable, as_json: bool) -> int:
     return 0
 
 
-def _custom(path: str, lang: str | None, export: str | None) -> int:
+def _custom(path: str, lang: str | None, export: Format | None) -> int:
     try:
         text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         print(f"cannot read {path}: {exc}", file=sys.stderr)
         return 1
-    fmt = "csv" if path.lower().endswith(".csv") else "json" if path.endswith(".json") else None
+    fmt: Format | None = (
+        "csv" if path.lower().endswith(".csv") else "json" if path.endswith(".json") else None)
     try:
-        cards = parse_deck(text, fmt, lang)  # type: ignore[arg-type]
+        cards = parse_deck(text, fmt, lang)
     except RuleError as err:
         print(err.message(lang or "en"), file=sys.stderr)
         return 1
     if export:
-        sys.stdout.write(export_deck(cards, export))  # type: ignore[arg-type]
+        sys.stdout.write(export_deck(cards, export))
     else:
         per_level = ", ".join(f"level {lv}: {n}" for lv, n in deck_summary(cards).items() if n)
         print(f"ok: {len(cards)} cards ({per_level})")

@@ -115,9 +115,6 @@ class RoomModel:
         p = self.player(player_id)
         return None if p is None else p.seat
 
-    def is_bot_game(self) -> bool:
-        return isinstance(self.game, BotGame)
-
     def lobby_computers(self) -> dict[int, str]:
         game = self.game
         return game.computer_seats(self.settings) if isinstance(game, BotGame) else {}
@@ -414,9 +411,7 @@ def decide_start(room: RoomModel, player_id: str | None) -> Event:
         min=game.min_seats, max=game.max_seats,
     )
     settings = game.validate_settings(room.settings, total)
-    computers = (
-        game.computer_seats(settings) if room.is_bot_game() else {}  # type: ignore[attr-defined]
-    )
+    computers = game.computer_seats(settings) if isinstance(game, BotGame) else {}
     humans = iter(room.players)
     seats = [f"c{seat}" if seat in computers else next(humans).id for seat in range(total)]
     by_id = {p.id: p.name for p in room.players}
