@@ -7,11 +7,20 @@ import secrets
 from collections.abc import Callable
 from typing import Any
 
+import httpx
 import pytest
 
 from atelier.ink.codec import Begin, End, Points, encode_batch
 from atelier.store import open_store
-from conftest import PG_URL, REDIS_URL, Client, ServerProcess, create_room, open_client
+from conftest import (
+    PG_URL,
+    REDIS_URL,
+    Client,
+    ServerProcess,
+    create_room,
+    open_client,
+    wait_until,
+)
 
 
 def _has_id(k: int) -> Callable[[Any], bool]:
@@ -66,6 +75,63 @@ async def test_two_processes_one_room(server_factory: Callable[..., ServerProces
         assert (await bob.request({"t": "act", "action": {"type": "done"}}))["t"] == "ack"
         await bob.expect("ink_sync", lambda m: 0 in m["seats"])
         assert await bob.expect("bin") == bytes([0]) + batch
+    finally:
+        store = await open_store(url=PG_URL, prefix=prefix)
+        await store.drop_tables()
+        await store.close()
+
+
+async def test_ink_crosses_to_another_process_only_while_it_holds_the_room(
+    server_factory: Callable[..., ServerProcess], clients: list[Client]
+) -> None:
+    """Routed by room code, a room lives in one process and its ink stays there;
+    only while a second process holds it too (a room moving machine with players
+    on it) is its ink published to Redis, and it stops when that one lets go."""
+    prefix = f"h{secrets.token_hex(4)}_"
+    shared = ("--database-url", PG_URL, "--redis-url", REDIS_URL, "--table-prefix", prefix,
+              "--unload-idle", "0.5")
+    batch = encode_batch([Begin("pen", 9, 50, 60, 0, None), Points((2, 2, 8, 0) * 4), End()])
+
+    def health(srv: ServerProcess) -> dict[str, Any]:
+        reply: dict[str, Any] = httpx.get(f"{srv.http}/healthz").json()
+        return reply
+
+    def ink_published(srv: ServerProcess) -> int:
+        return int(health(srv)["hub_published"].get("ink", 0))
+
+    async def draw(player: Client, times: int) -> None:
+        for _ in range(times):
+            await player.send(batch)
+        # messages are handled in order: once this is answered, the ink was taken
+        assert (await player.request({"t": "lang", "lang": "en"}))["t"] == "ack"
+
+    try:
+        a = server_factory(*shared, db=None)
+        b = server_factory(*shared, db=None)
+        code = create_room(a.http)
+        ann = await open_client(clients, a, code)
+        await ann.join("Ann", "red")
+        bob = await open_client(clients, a, code)
+        await bob.join("Bob", "blue")
+        assert (await ann.request({"t": "start"}))["t"] == "ack"
+        await draw(ann, 5)
+        assert health(a)["rooms_shared"] == 0 and ink_published(a) == 0
+
+        # Ann's other tab reaches the room through B: B holds it too, A learns so
+        other_tab = await open_client(clients, b, code, token=ann.token)
+        await other_tab.expect("ink_sync")
+        await wait_until(lambda: health(a)["rooms_shared"] == 1, what="A knows B holds it")
+        await ann.send(batch)
+        assert await other_tab.expect("bin") == bytes([0]) + batch
+        assert ink_published(a) >= 1
+
+        # the tab closes; B unloads the idle room and says so; A stops publishing
+        await other_tab.close()
+        await wait_until(lambda: health(b)["rooms_loaded"] == 0, what="B unloads the room")
+        await wait_until(lambda: health(a)["rooms_shared"] == 0, what="A hears B let go")
+        before = ink_published(a)
+        await draw(ann, 5)
+        assert ink_published(a) == before
     finally:
         store = await open_store(url=PG_URL, prefix=prefix)
         await store.drop_tables()

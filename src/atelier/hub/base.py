@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import secrets
 import struct
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -23,7 +24,9 @@ ORIGIN_BYTES = 16
 @dataclass(frozen=True)
 class HubMessage:
     """``kind``: "event" (``meta`` = the logged event), "ink" (``meta`` = key, seat, n;
-    ``data`` = the batch) or "presence" (``meta`` = player, connected)."""
+    ``data`` = the batch), "presence" (``meta`` = online player ids) or "hold"
+    (``meta`` = held: this process has the room loaded, or no longer; answer: a
+    reply to another's hold, which is not answered again)."""
 
     room: str
     kind: str
@@ -34,7 +37,7 @@ class HubMessage:
 
 Receiver = Callable[[HubMessage], Awaitable[None]]
 
-_KINDS = {"event": b"E", "ink": b"I", "presence": b"P"}
+_KINDS = {"event": b"E", "ink": b"I", "presence": b"P", "hold": b"H"}
 _NAMES = {v: k for k, v in _KINDS.items()}
 
 
@@ -61,6 +64,8 @@ def decode(raw: bytes) -> HubMessage:
 
 class Hub(Protocol):
     origin: bytes
+    published: Counter[str]
+    """Notices published so far, by kind."""
 
     def set_receiver(self, receiver: Receiver) -> None: ...
 
@@ -79,6 +84,7 @@ class LocalHub:
 
     def __init__(self) -> None:
         self.origin = secrets.token_bytes(ORIGIN_BYTES)
+        self.published: Counter[str] = Counter()  # stays empty
 
     def set_receiver(self, receiver: Receiver) -> None:
         pass

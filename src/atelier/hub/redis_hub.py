@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections import deque
+from collections import Counter, deque
 
 import redis.asyncio as aioredis
 
@@ -46,6 +46,8 @@ class RedisHub:
         self._wake = asyncio.Event()
         self._sender: asyncio.Task[None] | None = None
         self.dropped = 0
+        self.published: Counter[str] = Counter()
+        """Notices published, by kind (shown by /healthz)."""
 
     @property
     def shared(self) -> bool:
@@ -65,6 +67,7 @@ class RedisHub:
             self._outbox.popleft()
             self.dropped += 1
         self._outbox.append((f"{self.prefix}room:{message.room}", encode(message)))
+        self.published[message.kind] += 1
         self._wake.set()
 
     async def _send(self) -> None:

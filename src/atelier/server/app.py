@@ -6,6 +6,7 @@ import logging
 import re
 import secrets
 import struct
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -197,9 +198,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return index()  # the client shows the table view: a spectator, large
 
     @app.get("/healthz")
-    async def healthz(request: Request) -> dict[str, bool | int]:
+    async def healthz(request: Request) -> dict[str, bool | int | dict[str, int]]:
         rooms = rooms_of(request)
-        return {"ok": True, "rooms_loaded": len(rooms.loaded), "rooms_unloaded": rooms.unloaded}
+        now = time.monotonic()
+        return {"ok": True, "rooms_loaded": len(rooms.loaded), "rooms_unloaded": rooms.unloaded,
+                # rooms another process holds too (their ink crosses), and what crossed
+                "rooms_shared": sum(r.held_elsewhere(now) for r in rooms.loaded.values()),
+                "hub_published": dict(rooms.hub.published)}
 
     @app.get("/api/strings/{lang}")
     async def strings(lang: str, request: Request) -> Response:

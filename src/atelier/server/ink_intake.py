@@ -67,15 +67,15 @@ class InkIntake:
     def accept_now(self, room: LiveRoom, conn: Connection,
                    data: bytes) -> Awaitable[None] | None:
         """The transport's direct path: ``take``, then what is left to await (a
-        canvas report for the rules), or None. Only without a shared hub, as the
-        hub's publish must be awaited in order."""
+        canvas report for the rules), or None. Only for ink no other process
+        needs (``Rooms.ink_crosses``): ``accept`` publishes it in order."""
         _key, seat, _n, presence = self.take(room, conn, data)
         action = self._canvas_action(room, seat, presence)
         return None if action is None else self._commit_canvas(room, action)
 
     async def accept(self, room: LiveRoom, conn: Connection, data: bytes) -> None:
         key, seat, n, presence = self.take(room, conn, data)
-        if self.hub.shared:
+        if self.hub.shared and room.held_elsewhere(time.monotonic()):
             await self.hub.publish(
                 HubMessage(room.code, "ink", self.hub.origin,
                            {"key": key, "seat": seat, "n": n}, data)

@@ -38,6 +38,11 @@ def valid_code(code: str) -> bool:
     return len(code) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in code)
 
 
+HOLD_RENEW = 20.0
+"""Seconds between a process's reminders that it holds its loaded rooms."""
+HOLD_STALE = 3 * HOLD_RENEW
+
+
 @dataclass(eq=False)
 class LiveRoom:
     model: RoomModel
@@ -48,6 +53,9 @@ class LiveRoom:
     presence: dict[tuple[str, int], InkPresence] = field(default_factory=dict)
     local_online: dict[str, int] = field(default_factory=dict)
     remote_online: dict[bytes, set[str]] = field(default_factory=dict)
+    holders: dict[bytes, float] = field(default_factory=dict)
+    """Other processes that have this room loaded (hub origin -> when last heard
+    from, monotonic): its live ink is published only while there are any."""
     timer: asyncio.TimerHandle | None = None
     bots: asyncio.Task[None] | None = None
     bots_again: bool = False
@@ -68,6 +76,16 @@ class LiveRoom:
         for remote in self.remote_online.values():
             ids |= remote
         return ids
+
+    def held_elsewhere(self, now: float) -> bool:
+        """Whether another process has this room loaded, as far as its notices
+        say; one not heard from for HOLD_STALE seconds has gone (it crashed, or
+        its release was lost)."""
+        if self.holders:
+            for origin, heard in list(self.holders.items()):
+                if now - heard > HOLD_STALE:
+                    del self.holders[origin]
+        return bool(self.holders)
 
     def busy(self) -> bool:
         """A commit or a computer's move is under way."""

@@ -30,7 +30,13 @@ from atelier.server.computers import Computers
 from atelier.server.connection import Connection
 from atelier.server.deadlines import Deadlines
 from atelier.server.ink_intake import InkIntake
-from atelier.server.live_room import LiveRoom, new_code, normal_code, valid_code
+from atelier.server.live_room import (
+    HOLD_RENEW,
+    LiveRoom,
+    new_code,
+    normal_code,
+    valid_code,
+)
 from atelier.server.model import Event, RoomModel, replay_log
 from atelier.store import Conflict, Store
 
@@ -79,6 +85,7 @@ class Rooms:
         self.unloaded = 0  # rooms that left memory since the start
         self._loading: dict[str, tuple[asyncio.Lock, int]] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self._holder: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.ink = InkIntake(store, hub, self.commit)
         self.deadlines = Deadlines(self.commit, self._spawn, self.get)
@@ -98,14 +105,19 @@ class Rooms:
                 log.exception("room %s could not be restored", code)
         self.ink.start()
         self._sweeper = asyncio.create_task(self._sweep_loop())
+        if self.hub.shared:
+            self._holder = asyncio.create_task(self._hold_loop())
 
     async def close(self, budget: float = STOP_SECONDS) -> None:
         """A clean stop: no new timers or computer moves, the moves under way finish
         their commit, then all pending ink is written, within ``budget``."""
         end = time.monotonic() + budget
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        for task in (self._sweeper, self._holder):
+            if task is not None:
+                task.cancel()
         rooms = list(self.loaded.values())
+        for room in rooms:
+            self._hold(room, held=False)
         self.deadlines.stop(rooms)
         self.computers.stopped = True
         busy = [t for t in self._tasks if not t.done()] + self.computers.thinking(rooms)
@@ -166,6 +178,7 @@ class Rooms:
                 del self._loading[code]
             else:
                 self._loading[code] = (lock, users - 1)
+        self._hold(room, held=True)
         self.deadlines.loaded(room)
         self.computers.wake(room)
         return room
@@ -210,6 +223,7 @@ class Rooms:
                     or code in unwritten):
                 continue
             self.deadlines.unloading(room)
+            self._hold(room, held=False)
             del self.loaded[code]
             self.unloaded += 1
             gone += 1
@@ -327,10 +341,41 @@ class Rooms:
         await self.ink.accept(conn.room, conn, data)
 
     # -- other processes ------------------------------------------------------------
+    # Routing by room code (workers.py, docs/deploy.md) gives a room one process,
+    # so its ink need not cross to any other. Processes say which rooms they
+    # hold ("hold" notices, renewed); a room's ink is published only while
+    # another process holds it too (a room moving machine with players on it).
+
+    def _hold(self, room: LiveRoom, held: bool, answer: bool = False) -> None:
+        if self.hub.shared:
+            self._spawn(self.hub.publish(HubMessage(
+                room.code, "hold", self.hub.origin, {"held": held, "answer": answer})))
+
+    async def _hold_loop(self) -> None:
+        while True:
+            await asyncio.sleep(HOLD_RENEW)
+            for room in list(self.loaded.values()):
+                self._hold(room, held=True, answer=True)
+
+    def ink_crosses(self, conn: Connection) -> bool:
+        """Whether this connection's ink must also go to another process."""
+        room = conn.room
+        return (self.hub.shared and room is not None
+                and room.held_elsewhere(time.monotonic()))
 
     async def on_hub(self, msg: HubMessage) -> None:
         room = self.loaded.get(msg.room)
         if room is None:
+            return
+        if msg.kind == "hold" and not msg.meta["held"]:
+            room.holders.pop(msg.origin, None)
+            return
+        # any notice about the room says its sender holds it
+        known = msg.origin in room.holders
+        room.holders[msg.origin] = time.monotonic()
+        if msg.kind == "hold":
+            if not known and not msg.meta.get("answer"):
+                self._hold(room, held=True, answer=True)  # so the newcomer knows of us
             return
         if msg.kind == "event":
             async with room.lock:

@@ -166,7 +166,7 @@ class Session:
         kept and relayed without a task switch or an event object, which is most
         of the server's work at 100 rooms (docs/performance.md). False: the
         transport queues it for ``on_ink`` as any message."""
-        if self.inflight is not None or self.conn.closing or self.rooms.hub.shared:
+        if self.inflight is not None or self.conn.closing or self.rooms.ink_crosses(self.conn):
             return False
         limits = self.conn.limits
         now = time.monotonic()
