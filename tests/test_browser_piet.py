@@ -182,6 +182,7 @@ def test_two_players_on_one_device(piet_server: ServerProcess, page: Any,
     page.wait_for_selector(tid("piet-record-error"), state="visible")
     assert page.inner_text(tid("piet-record-error")) == (
         "Line 4 of the record: Canvas cell a1 is already painted.")
+    assert not page.is_visible("[data-testid=toast].show")  # said once, next to the button
     record = tmp_path / "start.txt"
     record.write_text("# two opening moves\nsetup: beginner\nbrushes: on\n\nb1a1>b1\nc1>d4\n",
                       encoding="utf-8")

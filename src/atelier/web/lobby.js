@@ -135,7 +135,9 @@ function joinForm(room, state) {
   );
 }
 
-export function renderLobby(room) {
+// parts: a game's own cards (its screen's static lobbyCards(room)), placed
+// after the players (afterPlayers) and after the settings (afterSettings).
+export function renderLobby(room, parts = {}) {
   const state = room.state;
   const game = state.room.game;
   const players = state.room.players;
@@ -186,8 +188,10 @@ export function renderLobby(room) {
       tvLink(state.room.code),
       amPlayer ? null : joinForm(room, state),
       playersCard,
+      parts.afterPlayers ?? null,
       startRow,
       settingsCard,
+      parts.afterSettings ?? null,
       deckPanel(room),
     ),
   );

@@ -49,10 +49,13 @@ export function storeHostKey(code, key) {
 
 export class RoomConnection {
   // handlers: {message(msg), ink(seat, bytes), status(state), closed(code)}
-  constructor(code, language, handlers) {
+  // keyOf: where this connection keeps its player's token (a second player on
+  // the same device, Piet's hot seat, keeps theirs under a key of its own).
+  constructor(code, language, handlers, { keyOf = tokenKey } = {}) {
     this.code = code.toUpperCase();
     this.language = language;
     this.handlers = handlers;
+    this.tokenKey = keyOf(this.code);
     this.socket = null;
     this.nextId = 1;
     this.pending = new Map();
@@ -76,7 +79,7 @@ export class RoomConnection {
         JSON.stringify({
           t: "hello",
           v: PROTOCOL_VERSION,
-          token: this.spectator ? null : storedToken(this.code),
+          token: this.spectator ? null : localStorage.getItem(this.tokenKey),
           lang: this.language,
         }),
       );
@@ -115,16 +118,15 @@ export class RoomConnection {
       return;
     }
     if (msg.t === "welcome") setPalette(msg.colours);
-    if (msg.t === "joined" && msg.token) storeToken(this.code, msg.token);
-    if (msg.t === "error" && msg.code === "bad_token") storeToken(this.code, null);
-    if (msg.t === "error" && msg.code === "kicked") storeToken(this.code, null);
+    if (msg.t === "joined" && msg.token) this.keepToken(msg.token);
+    if (msg.t === "error" && (msg.code === "bad_token" || msg.code === "kicked")) this.keepToken(null);
     if (msg.t === "state") {
       if (typeof msg.seq === "number" && msg.seq < this.lastSeq) return;
       if (typeof msg.seq === "number") this.lastSeq = msg.seq;
       // this connection's player left the room: the stored token seats no one now
       // (a connection that never sat, a spectator tab, leaves the token alone)
       const player = msg.you ? msg.you.player : null;
-      if (player === null && this.seatedAs) storeToken(this.code, null);
+      if (player === null && this.seatedAs) this.keepToken(null);
       this.seatedAs = player;
     }
     if ((msg.t === "ack" || msg.t === "error") && msg.id !== undefined) {
@@ -133,9 +135,15 @@ export class RoomConnection {
       if (waiter) {
         if (msg.t === "ack") waiter.resolve(msg);
         else waiter.reject(msg);
+        if (waiter.quiet && msg.t === "error") return; // the asker shows it its own way
       }
     }
     this.handlers.message?.(msg);
+  }
+
+  keepToken(token) {
+    if (token) localStorage.setItem(this.tokenKey, token);
+    else localStorage.removeItem(this.tokenKey);
   }
 
   get open() {
@@ -149,15 +157,16 @@ export class RoomConnection {
   }
 
   // Resolves on ack, rejects with the error message (already shown by the
-  // app's error handler, so callers rarely need to catch).
-  request(msg) {
+  // app's error handler, so callers rarely need to catch; with quiet, the
+  // caller shows it instead).
+  request(msg, { quiet = false } = {}) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       if (!this.sendRaw({ ...msg, id })) {
         reject({ code: "disconnected" });
         return;
       }
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, quiet });
     });
   }
 

@@ -3,7 +3,7 @@
 import { h, toast } from "./dom.js";
 import { errorText, lang, setDeckLanguage, t } from "./i18n.js";
 import { renderLobby } from "./lobby.js";
-import { RoomConnection, storeToken } from "./net.js";
+import { RoomConnection } from "./net.js";
 import { PictomaniaScreen } from "./pictomania.js";
 import { PietScreen } from "./piet/screen.js";
 import { IncognitoScreen } from "./incognito/screen.js";
@@ -90,7 +90,6 @@ export class Room {
           this.render();
           break;
         }
-        if (msg.code === "kicked") storeToken(this.code, null);
         toast(errorText(msg));
         break;
       case "ink_sync":
@@ -130,7 +129,7 @@ export class Room {
     if (phase === "lobby") {
       this.dropScreen();
       if (this.tv) renderTvLobby(this);
-      else renderLobby(this);
+      else renderLobby(this, SCREENS[state.room.game]?.lobbyCards?.(this) ?? {});
       return;
     }
     const Screen = SCREENS[state.room.game];

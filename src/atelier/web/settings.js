@@ -48,8 +48,9 @@ const HINTS = {
     custom_locations: { type: "count" },
   },
   piet: {
-    setup: { type: "select" },
-    brushes: { type: "bool" },
+    // A loaded record's headers fix setup and brushes.
+    setup: { type: "select", disabled: (s) => Boolean(s.record) },
+    brushes: { type: "bool", disabled: (s) => Boolean(s.record) },
     // The record has a card of its own in the lobby (web/piet/lobbycard.js).
     record: { type: "readonly", when: () => false },
     // null (no computer) shows as the first option, "friend".
@@ -265,6 +266,7 @@ export function settingsEditor(game, settings, { editable, onChange }) {
     const body = editable
       ? control(game, field, value, hint, onChange)
       : h("span", { class: "value", testid: `setting-${field}` }, display(game, field, value, hint));
+    if (editable && hint.disabled?.(settings)) body.disabled = true;
     rows.push(
       h(
         "div",

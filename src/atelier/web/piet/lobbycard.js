@@ -1,27 +1,19 @@
-// Piet's cards in the lobby. Two people on one device: in a room without a
+// Piet's cards in the lobby (lobby.js asks for them through PietScreen.lobbyCards,
+// with the room's state). Two people on one device: in a room without a
 // computer opponent, a card lets this page seat a second player through its
 // own connection (seat.js). A record to start from: the host loads or removes
-// it (the setting "record"), everyone sees how many moves it holds. The lobby
-// belongs to lobby.js, which has no hook for games, so the cards are added
-// whenever the lobby is drawn (a DOM observer).
+// it (the setting "record"), everyone sees how many moves it holds.
 
 import { h, playerColours, toast } from "../dom.js";
 import { errorText, lang, t } from "../i18n.js";
-import { fileButton, recordErrorText, recordMoves, sendAsHost } from "./record.js";
+import { fileButton, recordErrorText, recordMoves } from "./record.js";
 import { secondSeat, seatToken } from "./seat.js";
 
-const ROOM_PATH = /^\/r\/([A-Za-z0-9]{4,12})\/?$/;
 const NAME_KEY = "atelier.piet.hotseat.name";
 
-let draft = null;
+let draft = null; // the second player's name as typed: the lobby is drawn anew on every state
 
-function roomSummary(code) {
-  return fetch(`/api/rooms/${code}`)
-    .then((r) => (r.ok ? r.json() : null))
-    .catch(() => null);
-}
-
-function card(code, data) {
+function hotSeatCard(room, code, data) {
   const humans = data.players.filter((p) => !p.computer);
   const token = seatToken(code);
   if (token) {
@@ -43,7 +35,7 @@ function card(code, data) {
             testid: "piet-hotseat-leave",
             onclick: async () => {
               await (await conn)?.leave().catch(() => {});
-              refresh();
+              room.render(); // the state that follows may come before the leave's answer
             },
           },
           t("pietui.hotseat.undo"),
@@ -81,7 +73,7 @@ function card(code, data) {
           await conn.join(chosen, colour);
           localStorage.setItem(NAME_KEY, chosen);
           draft = null;
-          refresh();
+          room.render();
         } catch (error) {
           toast(errorText(error));
           submit.disabled = false;
@@ -95,10 +87,10 @@ function card(code, data) {
 }
 
 // The last refusal of a record, kept by room: the lobby is drawn anew on
-// every state, and opening the host's second connection itself sends one.
+// every state, which would otherwise drop the message.
 const refusals = new Map();
 
-function recordCard(code, data, host) {
+function recordCard(room, code, data, host) {
   const record = data.settings?.record;
   if (!record && !host) return null;
   const refusal = refusals.get(code);
@@ -107,7 +99,7 @@ function recordCard(code, data, host) {
     refusals.delete(code);
     error.hidden = true;
     try {
-      await sendAsHost(code, { t: "settings", settings: patch });
+      await room.conn.request({ t: "settings", settings: patch }, { quiet: true });
       if (done) toast(done, "info");
     } catch (err) {
       refusals.set(code, err);
@@ -151,66 +143,13 @@ function recordCard(code, data, host) {
   );
 }
 
-// The settings editor shows every setting: the record's text is not for
-// reading there, and while a record is loaded its headers fix setup and brushes.
-function adjustSettings(lobby, record) {
-  lobby.querySelector("label[for=setting-record]")?.closest(".setting-row")?.setAttribute("hidden", "");
-  for (const field of ["setup", "brushes"]) {
-    const control = lobby.querySelector(`select#setting-${field}, input#setting-${field}`);
-    if (control) control.disabled = Boolean(record);
-  }
-}
-
-async function decorate(lobby, code) {
-  adjustSettings(lobby, null);
-  const data = await roomSummary(code);
-  if (!data || data.game !== "piet" || data.phase !== "lobby" || !lobby.isConnected) return;
-  adjustSettings(lobby, data.settings?.record);
-  // The host's settings are controls, everyone else's are text.
-  const host = Boolean(lobby.querySelector("select#setting-setup"));
-  lobby.querySelector("[data-testid=piet-record-card]")?.remove();
-  const records = recordCard(code, data, host);
-  const settings = lobby.querySelector("[data-testid=settings]")?.closest("section");
-  if (records) {
-    if (settings) settings.after(records);
-    else lobby.append(records);
-  }
-  // Only a seated player may add the second one (the join form shows otherwise).
-  if (lobby.querySelector("[data-testid=lobby-join]")) return;
-  lobby.querySelector("[data-testid=piet-hotseat]")?.remove();
-  const box = card(code, data);
-  if (!box) return;
-  const players = lobby.querySelector("[data-testid=lobby-players]")?.closest("section");
-  if (players) players.after(box);
-  else lobby.append(box);
-}
-
-let pending = false;
-
-function check() {
-  pending = false;
-  const match = location.pathname.match(ROOM_PATH);
-  const lobby = document.querySelector("[data-testid=lobby]");
-  if (!match || !lobby || lobby.dataset.pietSeen) return;
-  lobby.dataset.pietSeen = "1";
-  decorate(lobby, match[1].toUpperCase());
-}
-
-export function watchLobby() {
-  const root = document.getElementById("app");
-  if (!root || root.dataset.pietLobby) return;
-  root.dataset.pietLobby = "1";
-  new MutationObserver(() => {
-    if (!pending) {
-      pending = true;
-      queueMicrotask(check);
-    }
-  }).observe(root, { childList: true });
-}
-
-// Draw the card again (after this page changed the seats itself).
-function refresh() {
-  const lobby = document.querySelector("[data-testid=lobby]");
-  if (lobby) delete lobby.dataset.pietSeen;
-  check();
+// The lobby's Piet cards: the record after the settings, and (for a seated
+// player) the second seat after the players.
+export function pietLobbyCards(room) {
+  const state = room.state;
+  const data = state.room;
+  return {
+    afterSettings: recordCard(room, data.code, data, state.you.host),
+    afterPlayers: state.you.player ? hotSeatCard(room, data.code, data) : null,
+  };
 }

@@ -4,7 +4,6 @@
 
 import { h, toast } from "../dom.js";
 import { errorText, lang, t } from "../i18n.js";
-import { RoomConnection } from "../net.js";
 
 // The engine's limit (game.py MAX_RECORD_CHARS); checked here only to answer at once.
 const MAX_RECORD_CHARS = 8000;
@@ -92,32 +91,6 @@ export async function newRoomFromRecord(text, settings) {
   } catch (error) {
     toast(recordErrorText(error));
   }
-}
-
-// The host changes the room's settings from the lobby card, which has no
-// handle on the room's own connection: a short second connection with the
-// same stored token (the server counts a player's connections).
-export function sendAsHost(code, msg) {
-  return new Promise((resolve, reject) => {
-    let asked = false;
-    const conn = new RoomConnection(code, lang(), {
-      message: (m) => {
-        if (m.t !== "welcome" || asked) return;
-        asked = true;
-        conn
-          .request(msg)
-          .then(resolve, reject)
-          .finally(() => conn.close());
-      },
-      closed: () => {
-        if (asked) return;
-        asked = true;
-        conn.close();
-        reject({ code: "disconnected" });
-      },
-    });
-    conn.connect();
-  });
 }
 
 export function recordPanel(screen) {

@@ -23,7 +23,7 @@ import {
 import { downloadRecord, recordPanel } from "./record.js";
 import { secondSeat } from "./seat.js";
 import { readView } from "./view.js";
-import { watchLobby } from "./lobbycard.js";
+import { pietLobbyCards } from "./lobbycard.js";
 import { againPanel } from "../again.js";
 
 // The stylesheet is ours; index.html is not, so it is linked from here.
@@ -36,16 +36,17 @@ function linkStyles() {
   document.head.append(link);
 }
 linkStyles();
-watchLobby();
 
 export class PietScreen {
+  static lobbyCards = pietLobbyCards;
+
   constructor(room) {
     this.room = room;
     this.root = null;
     this.state = null;
     this.model = null;
     this.built = null;
-    this.second = null; // SeatConnection of the hot-seat player, if any
+    this.second = null; // the hot-seat player's connection (seat.js), if any
     this.secondSeat = null;
     this.sending = false;
     this.resetChoice();
