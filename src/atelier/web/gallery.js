@@ -2,8 +2,7 @@
 // every drawing with its word and drawer, each downloadable as PNG.
 
 import { colourCss, h } from "./dom.js";
-import { t } from "./i18n.js";
-import { deckLang } from "./cards.js";
+import { deckLanguage, t } from "./i18n.js";
 import { againPanel } from "./again.js";
 import { replayButton } from "./replay_player.js";
 
@@ -58,7 +57,7 @@ export function renderGallery(screen) {
             h(
               "figcaption",
               {},
-              h("strong", { testid: "gallery-word", lang: deckLang(screen) }, d.word),
+              h("strong", { testid: "gallery-word", lang: deckLanguage() }, d.word),
               h("span", { class: "muted" }, name),
               h("a", { class: "btn small", href: pngUrl(code, key, d.seat), download: file, testid: "gallery-download" }, t("pm.download")),
               replayButton(() => ({

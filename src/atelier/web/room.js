@@ -4,7 +4,7 @@ import { h, toast } from "./dom.js";
 import { errorText, lang, setDeckLanguage, t } from "./i18n.js";
 import { renderLobby } from "./lobby.js";
 import { RoomConnection } from "./net.js";
-import { PictomaniaScreen } from "./pictomania.js";
+import { PictomaniaScreen } from "./pictomania/screen.js";
 import { PietScreen } from "./piet/screen.js";
 import { IncognitoScreen } from "./incognito/screen.js";
 import { syncClock } from "./clock.js";

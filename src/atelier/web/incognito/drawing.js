@@ -35,7 +35,7 @@ export class DrawingPhase {
   }
 
   mounted() {
-    if (this.parts.canvasHost) this.screen.ink.mountOwn(this.parts.canvasHost);
+    if (this.parts.canvasHost) this.screen.board.mountOwn(this.parts.canvasHost);
   }
 
   refresh() {

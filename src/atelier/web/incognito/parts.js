@@ -9,7 +9,7 @@ export const TILES = [1, 2, 3, 4, 5, 6];
 
 // Pen/eraser, undo and clear, as the server's ink_tools allow.
 export function toolButtons(screen, redraw) {
-  return sharedToolButtons(screen.ink, screen.state.ink_tools, redraw);
+  return sharedToolButtons(screen.board, screen.state.ink_tools, redraw);
 }
 
 // The six words on their numbered tiles. options: {mine: tile of my word,

@@ -56,7 +56,7 @@ export class RevealCards {
   }
 
   mounted() {
-    for (const [seat, frame] of this.frames) this.screen.ink.mountViewer(seat, frame);
+    for (const [seat, frame] of this.frames) this.screen.board.mountViewer(seat, frame);
     this.paint();
     if (!this.done) this.timer = setInterval(() => this.advance(), revealStep(this.screen.room, STEP_MS));
     else this.onDone?.();

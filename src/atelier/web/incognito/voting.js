@@ -52,7 +52,7 @@ export class VotingPhase {
   }
 
   mounted() {
-    for (const [seat, { frame }] of this.parts.frames) this.screen.ink.mountViewer(seat, frame);
+    for (const [seat, { frame }] of this.parts.frames) this.screen.board.mountViewer(seat, frame);
   }
 
   get myVotes() {

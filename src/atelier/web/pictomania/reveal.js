@@ -3,12 +3,12 @@
 // black sheep, each player's breakdown and the running totals; void drawing
 // controls and the confirmation that leads to the next round.
 
-import { cardMark, deckLang } from "./cards.js";
-import { colourCss, h, replace, stars } from "./dom.js";
-import { t } from "./i18n.js";
-import { scrollBehavior } from "./motion.js";
-import { replayButton } from "./replay_player.js";
-import { revealStep } from "./tv.js";
+import { cardMark } from "./cards.js";
+import { colourCss, h, replace, stars } from "../dom.js";
+import { deckLanguage, t } from "../i18n.js";
+import { scrollBehavior } from "../motion.js";
+import { replayButton } from "../replay_player.js";
+import { revealStep } from "../tv.js";
 
 const STEP_MS = 900;
 
@@ -166,7 +166,7 @@ export class Reveal {
       replace(
         word,
         h("span", { class: "secret-code" }, `${cardMark(view, d.letter)}${d.letter ? " " : ""}${d.number}`),
-        h("span", { class: "stack-word-text", testid: "stack-word", lang: deckLang(this.screen) }, d.word),
+        h("span", { class: "stack-word-text", testid: "stack-word", lang: deckLanguage() }, d.word),
         d.void ? h("span", { class: "badge void-badge" }, t("pm.void")) : null,
       );
       const visible = shownSteps.filter((s) => s.seat === d.seat && s.guess >= 0).length;
@@ -180,7 +180,7 @@ export class Reveal {
             { class: `guess ${verdict}`, testid: "revealed-guess", dataset: { verdict } },
             h("span", { class: "swatch small", style: { background: colourCss(this.screen.player(g.by)?.colour) } }),
             h("span", { class: "guess-name" }, this.screen.name(g.by)),
-            h("span", { class: "guess-word", lang: deckLang(this.screen) }, `${g.number} · ${this.wordFor(d, g.number)}`),
+            h("span", { class: "guess-word", lang: deckLanguage() }, `${g.number} · ${this.wordFor(d, g.number)}`),
             h("span", { class: "verdict" }, verdict === "right" ? "✓" : verdict === "wrong" ? "✗" : "↩"),
             won ? h("span", { class: "token-won" }, stars(won)) : null,
           );

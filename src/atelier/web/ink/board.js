@@ -4,7 +4,7 @@
 // Both drawing games use it; Incognito simply receives others' batches only
 // once the drawings are turned over.
 
-import { InkSurface, InkViewer } from "./ink/surface.js";
+import { InkSurface, InkViewer } from "./surface.js";
 
 export class InkBoard {
   constructor({ sendInk, colour }) {

@@ -1,7 +1,7 @@
 // The word cards on display: a label (letter or symbol) and seven numbered words.
 
-import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
 
 // Symbols stand in for the 1st edition's symbol cards (the view names them 1-6).
 const SYMBOLS = { 1: "●", 2: "▲", 3: "■", 4: "◆", 5: "★", 6: "✚" };
@@ -13,10 +13,6 @@ export function cardMark(view, label) {
 
 // The language of the words on the cards (the room's deck), for hyphenation
 // and screen readers; the interface may be in another.
-export function deckLang(screen) {
-  return screen.state?.room?.settings?.language || screen.state?.room?.language || undefined;
-}
-
 // options: {spent: Set, mine: {label, number}, onWord(number, label), replace(label), canReplace, lang}
 export function wordCards(view, options = {}) {
   const spent = options.spent || new Set();

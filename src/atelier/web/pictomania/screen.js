@@ -1,109 +1,41 @@
 // Pictomania in the browser: the round (display, drawing), driven entirely
-// by the game view from the server; the reveal and the gallery live in
-// reveal.js and gallery.js.
+// by the game view from the server; the reveal lives in reveal.js, the
+// gallery in the shared gallery.js, the scaffolding in drawing_screen.js.
 
-import { InkBoard } from "./board.js";
-import { toolButtons } from "./tools.js";
+import { DrawingScreen } from "../drawing_screen.js";
+import { toolButtons } from "../tools.js";
 import { cardMark, guessChips, wordCards } from "./cards.js";
-import { colourCss, h, replace, stars } from "./dom.js";
-import { lang, t } from "./i18n.js";
-import { renderGallery } from "./gallery.js";
+import { h, replace, stars } from "../dom.js";
+import { t } from "../i18n.js";
+import { renderGallery } from "../gallery.js";
 import { Reveal } from "./reveal.js";
-import { rulesButton } from "./rules.js";
-import { serverNow } from "./clock.js";
+import { rulesButton } from "../rules.js";
 
-export class PictomaniaScreen {
+export class PictomaniaScreen extends DrawingScreen {
   constructor(room) {
-    this.room = room;
-    this.board = new InkBoard({
-      sendInk: (bytes) => room.conn.sendInk(bytes),
-      colour: (seat) => colourCss(this.player(seat)?.colour),
-    });
-    this.root = null;
-    this.built = null;
+    super(room);
     this.focus = null; // the seat whose drawing is enlarged
     this.reveal = null;
-    this.timer = null;
     this.parts = {};
   }
 
-  mounted() {
-    return Boolean(this.root && this.root.isConnected);
-  }
-
-  destroy() {
-    clearInterval(this.timer);
+  teardown() {
     this.reveal?.destroy();
-    this.board.destroy();
-    document.body.classList.remove("playing");
+    this.reveal = null;
   }
 
-  onInk(seat, bytes) {
-    this.board.receive(seat, bytes);
+  title() {
+    return t("pm.round_of", { n: this.view.round, total: this.view.rounds });
   }
 
-  onInkSync(msg) {
-    this.board.sync(msg.key, msg.seats);
-  }
-
-  // --- helpers over the state ---------------------------------------------
-
-  get view() {
-    return this.state.game;
-  }
-
-  get seat() {
-    return this.state.you.seat ?? null;
-  }
-
-  player(seat) {
-    return this.state?.room.players.find((p) => p.seat === seat) || null;
-  }
-
-  name(seat) {
-    return this.player(seat)?.name ?? this.view.players[seat]?.name ?? `#${seat + 1}`;
-  }
-
-  act(action) {
-    return this.room.send({ t: "act", action });
-  }
-
-  // --- rendering ------------------------------------------------------------
-
-  update(state) {
-    this.state = state;
-    const view = state.game;
-    this.board.setKey(state.drawing_key);
-    this.board.setOwn(this.seat, state.may_draw, state.ink_tools || []);
-    const mode = view.phase;
-    const signature = `${mode}|${view.round}|${lang()}|${this.seat}`;
-    if (signature !== this.built || !this.mounted()) {
-      this.build(mode);
-      this.built = signature;
-    }
-    this.refresh();
-  }
-
-  topline() {
-    const view = this.view;
-    const timer = h("span", { class: "timer", testid: "timer", hidden: true, role: "timer", "aria-label": t("app.time_left") });
-    this.parts.timer = timer;
-    // The timer sits beside the title, never inside it: the title may wrap, the timer may not.
-    return [
-      h("span", { class: "room-title" }, h("span", { testid: "round-label" }, t("pm.round_of", { n: view.round, total: view.rounds }))),
-      timer,
-      this.room.connectionBadge(),
-    ];
+  // The round's time limit (a house rule) runs while drawing only.
+  deadline() {
+    return this.view.phase === "drawing" ? super.deadline() : null;
   }
 
   build(mode) {
-    clearInterval(this.timer);
-    this.reveal?.destroy();
-    this.reveal = null;
     this.parts = {};
     this.focus = null;
-    this.board.releaseViews();
-    document.body.classList.toggle("playing", mode === "drawing");
     if (mode === "review") {
       this.reveal = new Reveal(this);
       this.root = this.reveal.build();
@@ -118,7 +50,6 @@ export class PictomaniaScreen {
     this.room.shell(this.topline(), main);
     if (mode === "display") this.buildDisplay(main);
     else this.buildDrawing(main);
-    this.timer = setInterval(() => this.tick(), 250);
   }
 
   refresh() {
@@ -126,21 +57,6 @@ export class PictomaniaScreen {
     if (mode === "display") this.refreshDisplay();
     else if (mode === "drawing") this.refreshDrawing();
     else if (mode === "review") this.reveal?.refresh();
-    this.tick();
-  }
-
-  tick() {
-    const timer = this.parts.timer;
-    if (!timer) return;
-    const deadline = this.view.deadline;
-    if (!deadline || this.view.phase !== "drawing") {
-      timer.hidden = true;
-      return;
-    }
-    const left = Math.max(0, Math.ceil(deadline - serverNow()));
-    timer.hidden = false;
-    timer.textContent = `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
-    timer.classList.toggle("urgent", left <= 10);
   }
 
   // --- display: the cards, replacements, ready ------------------------------
@@ -181,7 +97,7 @@ export class PictomaniaScreen {
           h(
             "li",
             { class: `ready-item ${p.ready ? "is-ready" : ""}`, dataset: { seat: String(p.seat) } },
-            h("span", { class: "swatch", style: { background: colourCss(this.player(p.seat)?.colour) } }),
+            h("span", { class: "swatch", style: { background: this.colour(p.seat) } }),
             h("span", {}, this.name(p.seat)),
             h("span", { class: "tick" }, p.ready ? "✓" : "…"),
           ),
@@ -225,7 +141,7 @@ export class PictomaniaScreen {
     parts.bar = h("section", { class: "pm-bar", testid: "action-bar" });
     const stage = h("div", { class: "pm-stage" });
     if (this.seat !== null) {
-      parts.mine = h("section", { class: "pm-mine", testid: "my-drawing", style: { "--mine": colourCss(this.player(this.seat)?.colour) } });
+      parts.mine = h("section", { class: "pm-mine", testid: "my-drawing", style: { "--mine": this.colour(this.seat) } });
       parts.canvasBox = h("div", { class: "ink-box", testid: "my-canvas", role: "img", "aria-label": t("ink.your_drawing") });
       parts.canvasHost = h("div", { class: "canvas-frame mine" }, parts.canvasBox);
       parts.tools = h("div", { class: "tools", testid: "tools" });
@@ -251,7 +167,7 @@ export class PictomaniaScreen {
           class: "tile",
           testid: `tile-${p.seat}`,
           dataset: { seat: String(p.seat), name: this.name(p.seat) },
-          style: { "--c": colourCss(this.player(p.seat)?.colour) },
+          style: { "--c": this.colour(p.seat) },
           onclick: () => this.openFocus(p.seat),
         },
         host,
@@ -310,7 +226,7 @@ export class PictomaniaScreen {
       tile.classList.toggle("guessed", Boolean(guess));
       replace(
         meta,
-        h("span", { class: "swatch small", style: { background: colourCss(this.player(seat)?.colour) } }),
+        h("span", { class: "swatch small", style: { background: this.colour(seat) } }),
         h("span", { class: "tile-name" }, this.name(seat)),
         guess ? h("span", { class: "my-guess", testid: "my-guess" }, `→ ${guess.number}`) : null,
         p.black_token ? h("span", { class: "black-token small" }, stars(p.black_token)) : null,
@@ -320,7 +236,7 @@ export class PictomaniaScreen {
       replace(
         stack,
         (p.guessed_by || []).map((by) =>
-          h("span", { class: "card-back", title: this.name(by), style: { background: colourCss(this.player(by)?.colour) } }),
+          h("span", { class: "card-back", title: this.name(by), style: { background: this.colour(by) } }),
         ),
       );
     }
@@ -442,11 +358,11 @@ export class PictomaniaScreen {
         layer,
         h(
           "div",
-          { class: "focus-box", style: { "--c": colourCss(this.player(seat)?.colour) } },
+          { class: "focus-box", style: { "--c": this.colour(seat) } },
           h(
             "header",
             { class: "focus-head" },
-            h("span", { class: "swatch", style: { background: colourCss(this.player(seat)?.colour) } }),
+            h("span", { class: "swatch", style: { background: this.colour(seat) } }),
             h("strong", {}, this.name(seat)),
             h("span", { class: "spacer" }),
             h("button", { class: "btn small", type: "button", testid: "focus-close", onclick: () => this.closeFocus() }, t("common.close")),
