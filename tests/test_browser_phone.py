@@ -427,8 +427,7 @@ def incognito(srv: ServerProcess, pages: list[Page], watcher: Page, lang: str,
     for page, name, colour in zip(pages, names, COLOURS, strict=True):
         join(page, srv, code, name, colour)
     watcher.goto(f"{srv.http}/r/{code}")
-    host.wait_for_selector(tid("start-game"))
-    tap(host, tid("start-game"))
+    start_game(host, tid("ig-drawing"))  # the watcher's arrival may redraw the lobby
     for rnd in (1, 2):
         for page in pages:
             page.wait_for_selector(tid("ig-drawing"))

@@ -1,7 +1,7 @@
 // After game over: the room's running totals over every game played in it, and
 // the host's "Play again" (back to the lobby with everyone still joined).
 
-import { colourCss, h } from "./dom.js";
+import { colourCss, h, scoreTable } from "./dom.js";
 import { t } from "./i18n.js";
 
 // Wins and points per player over the room's finished games, best first.
@@ -28,25 +28,16 @@ export function againPanel(room) {
     parts.push(
       h("h2", {}, t("party.room_totals")),
       h("p", { class: "muted", testid: "games-played" }, t("party.games_played", { n: played.length })),
-      h(
-        "div",
-        { class: "table-wrap" },
-        h(
-          "table",
-          { class: "scores", testid: "room-totals" },
-          h("thead", {}, h("tr", {}, h("th", {}, t("pm.col_player")), h("th", {}, t("party.col_wins")), h("th", {}, t("party.col_points")))),
+      scoreTable(
+        "room-totals",
+        [t("pm.col_player"), t("party.col_wins"), t("party.col_points")],
+        roomTotals(played).map((row) =>
           h(
-            "tbody",
-            {},
-            roomTotals(played).map((row) =>
-              h(
-                "tr",
-                { testid: "room-total-row", dataset: { player: row.id, wins: String(row.wins), points: String(row.points) } },
-                h("th", { scope: "row" }, h("span", { class: "swatch small", style: { background: colourCss(row.colour) } }), row.name),
-                h("td", {}, String(row.wins)),
-                h("td", { class: "total" }, String(row.points)),
-              ),
-            ),
+            "tr",
+            { testid: "room-total-row", dataset: { player: row.id, wins: String(row.wins), points: String(row.points) } },
+            h("th", { scope: "row" }, h("span", { class: "swatch small", style: { background: colourCss(row.colour) } }), row.name),
+            h("td", {}, String(row.wins)),
+            h("td", { class: "total" }, String(row.points)),
           ),
         ),
       ),

@@ -105,3 +105,18 @@ export function radioKeys(group) {
     (again || next).focus();
   });
 }
+
+// A table of scores: a header row of labels, then the rows given (each a <tr>).
+// With a label, its box is a named region (a screen reader can jump to it).
+export function scoreTable(testid, headers, rows, label = null) {
+  return h(
+    "div",
+    label ? { class: "table-wrap", role: "region", "aria-label": label } : { class: "table-wrap" },
+    h(
+      "table",
+      { class: "scores", testid },
+      h("thead", {}, h("tr", {}, headers.map((text) => h("th", {}, text)))),
+      h("tbody", {}, rows),
+    ),
+  );
+}

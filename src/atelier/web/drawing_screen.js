@@ -69,6 +69,11 @@ export class DrawingScreen {
     return this.room.send({ t: "act", action });
   }
 
+  // A box for seat's drawing (the board mounts a canvas in it), named for screen readers.
+  drawingFrame(seat, attrs = {}) {
+    return h("div", { class: "canvas-frame", role: "img", "aria-label": t("ink.drawing_by", { name: this.name(seat) }), ...attrs });
+  }
+
   // --- building and refreshing ----------------------------------------------
 
   update(state) {

@@ -11,9 +11,39 @@ export function pngUrl(code, key, seat, size) {
   return `/api/rooms/${encodeURIComponent(code)}/drawings/${encodeURIComponent(key)}/${seat}.png${query}`;
 }
 
+// One drawing in a gallery (Pictomania's and Incognito's): the picture, its
+// word and what else the game says of it, who drew it, a PNG download and its
+// replay. prefix: the testids' ("ig-" in Incognito).
+export function galleryItem(screen, { key, seat, word, title, download, details = [], prefix = "" }) {
+  const code = screen.room.code;
+  const name = screen.name(seat);
+  const file = `${code}-${key}-${name}.png`.replace(/[^\p{L}\p{N}._-]+/gu, "_");
+  return h(
+    "figure",
+    { class: "gallery-item", testid: `${prefix}gallery-item`, dataset: { key, seat: String(seat) }, style: { "--c": screen.colour(seat) } },
+    h("img", {
+      src: pngUrl(code, key, seat, 512),
+      alt: title,
+      loading: "lazy",
+      width: 512,
+      height: 512,
+      // blank paper if the picture cannot be had (an empty drawing is served blank)
+      onerror: (event) => event.target.replaceWith(h("div", { class: "gallery-blank", testid: `${prefix}gallery-blank` })),
+    }),
+    h(
+      "figcaption",
+      {},
+      h("strong", { testid: `${prefix}gallery-word`, lang: deckLanguage() }, word),
+      details,
+      h("span", { class: "muted" }, name),
+      h("a", { class: "btn small", href: pngUrl(code, key, seat), download: file, testid: `${prefix}gallery-download` }, download),
+      replayButton(() => ({ code, key, seat, title, who: (s) => ({ name: screen.name(s), colour: screen.player(s)?.colour }) })),
+    ),
+  );
+}
+
 export function renderGallery(screen) {
   const view = screen.view;
-  const code = screen.room.code;
   const winners = new Set(view.winners || []);
   const order = view.players.map((p) => p.seat).sort((a, b) => view.totals[b] - view.totals[a]);
   const names = [...winners].map((s) => screen.name(s));
@@ -47,29 +77,15 @@ export function renderGallery(screen) {
       h(
         "div",
         { class: "gallery-grid" },
-        round.drawings.map((d) => {
-          const name = screen.name(d.seat);
-          const file = `${code}-${key}-${name}.png`.replace(/[^\p{L}\p{N}._-]+/gu, "_");
-          return h(
-            "figure",
-            { class: "gallery-item", testid: "gallery-item", dataset: { key, seat: String(d.seat) }, style: { "--c": colourCss(screen.player(d.seat)?.colour) } },
-            h("img", { src: pngUrl(code, key, d.seat, 512), alt: t("pm.drawing_of", { word: d.word, name }), loading: "lazy", width: 512, height: 512 }),
-            h(
-              "figcaption",
-              {},
-              h("strong", { testid: "gallery-word", lang: deckLanguage() }, d.word),
-              h("span", { class: "muted" }, name),
-              h("a", { class: "btn small", href: pngUrl(code, key, d.seat), download: file, testid: "gallery-download" }, t("pm.download")),
-              replayButton(() => ({
-                code,
-                key,
-                seat: d.seat,
-                who: (s) => ({ name: screen.name(s), colour: screen.player(s)?.colour }),
-                title: t("pm.drawing_of", { word: d.word, name }),
-              })),
-            ),
-          );
-        }),
+        round.drawings.map((d) =>
+          galleryItem(screen, {
+            key,
+            seat: d.seat,
+            word: d.word,
+            title: t("pm.drawing_of", { word: d.word, name: screen.name(d.seat) }),
+            download: t("pm.download"),
+          }),
+        ),
       ),
     );
   });

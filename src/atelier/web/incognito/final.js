@@ -2,11 +2,10 @@
 // winners, every round's points and the totals, and the gallery of every
 // drawing with its hidden word, location and author (each as PNG).
 
-import { h, replace } from "../dom.js";
-import { deckLanguage, t } from "../i18n.js";
-import { pngUrl } from "../gallery.js";
+import { h, replace, scoreTable } from "../dom.js";
+import { t } from "../i18n.js";
+import { galleryItem } from "../gallery.js";
 import { againPanel } from "../again.js";
-import { replayButton } from "../replay_player.js";
 import { scrollBehavior } from "../motion.js";
 import { RevealCards, roundTable } from "./reveal.js";
 
@@ -96,29 +95,16 @@ export class FinalResults {
       "section",
       { class: "card" },
       h("h2", {}, t("ig.all_rounds")),
-      h(
-        "div",
-        { class: "table-wrap" },
-        h(
-          "table",
-          { class: "scores", testid: "ig-rounds-table" },
+      scoreTable(
+        "ig-rounds-table",
+        [t("ig.col_player"), ...this.history.map((r) => t("ig.round_short", { n: r.round })), t("ig.col_total")],
+        view.players.map((p) =>
           h(
-            "thead",
-            {},
-            h("tr", {}, h("th", {}, t("ig.col_player")), this.history.map((r) => h("th", {}, t("ig.round_short", { n: r.round }))), h("th", {}, t("ig.col_total"))),
-          ),
-          h(
-            "tbody",
-            {},
-            view.players.map((p) =>
-              h(
-                "tr",
-                { testid: "ig-rounds-row", dataset: { seat: String(p.seat), total: String(view.totals[p.seat]) } },
-                h("th", { scope: "row" }, screen.swatch(p.seat), screen.name(p.seat)),
-                this.history.map((r) => h("td", {}, String(r.points[p.seat]))),
-                h("td", { class: "total" }, String(view.totals[p.seat])),
-              ),
-            ),
+            "tr",
+            { testid: "ig-rounds-row", dataset: { seat: String(p.seat), total: String(view.totals[p.seat]) } },
+            h("th", { scope: "row" }, screen.swatch(p.seat), screen.name(p.seat)),
+            this.history.map((r) => h("td", {}, String(r.points[p.seat]))),
+            h("td", { class: "total" }, String(view.totals[p.seat])),
           ),
         ),
       ),
@@ -127,7 +113,6 @@ export class FinalResults {
 
   gallery() {
     const screen = this.screen;
-    const code = screen.room.code;
     return h(
       "section",
       { class: "card gallery", testid: "ig-gallery" },
@@ -141,38 +126,17 @@ export class FinalResults {
           h(
             "div",
             { class: "gallery-grid" },
-            round.drawings.map((d) => {
-              const name = screen.name(d.author);
-              const file = `${code}-${key}-${name}.png`.replace(/[^\p{L}\p{N}._-]+/gu, "_");
-              return h(
-                "figure",
-                { class: "gallery-item", testid: "ig-gallery-item", dataset: { key, seat: String(d.author) }, style: { "--c": screen.colour(d.author) } },
-                h("img", {
-                  src: pngUrl(code, key, d.author, 512),
-                  alt: t("ig.drawing_alt", { word: d.word, location: d.location, name }),
-                  loading: "lazy",
-                  width: 512,
-                  height: 512,
-                  // a drawing left empty has no PNG: show blank paper
-                  onerror: (event) => event.target.replaceWith(h("div", { class: "ig-blank", testid: "ig-gallery-blank" })),
-                }),
-                h(
-                  "figcaption",
-                  {},
-                  h("strong", { testid: "ig-gallery-word", lang: deckLanguage() }, d.word),
-                  h("span", { class: "ig-gallery-location" }, d.location),
-                  h("span", { class: "muted" }, name),
-                  h("a", { class: "btn small", href: pngUrl(code, key, d.author), download: file, testid: "ig-gallery-download" }, t("ig.download")),
-                  replayButton(() => ({
-                    code,
-                    key,
-                    seat: d.author,
-                    who: (s) => ({ name: screen.name(s), colour: screen.colour(s) }),
-                    title: t("ig.drawing_alt", { word: d.word, location: d.location, name }),
-                  })),
-                ),
-              );
-            }),
+            round.drawings.map((d) =>
+              galleryItem(screen, {
+                key,
+                seat: d.author,
+                word: d.word,
+                title: t("ig.drawing_alt", { word: d.word, location: d.location, name: screen.name(d.author) }),
+                download: t("ig.download"),
+                details: [h("span", { class: "ig-gallery-location" }, d.location)],
+                prefix: "ig-",
+              }),
+            ),
           ),
         );
       }),

@@ -3,9 +3,9 @@
 // the author's bonus; then the round's points and the totals; then the
 // confirmation that leads to the next round.
 
-import { h, replace } from "../dom.js";
+import { h, replace, scoreTable } from "../dom.js";
 import { deckLanguage, t } from "../i18n.js";
-import { revealStep } from "../tv.js";
+import { RevealSteps } from "../reveal_steps.js";
 import { replayButton } from "../replay_player.js";
 
 const STEP_MS = 1100;
@@ -15,32 +15,25 @@ export class RevealCards {
   constructor(screen, result, { onDone } = {}) {
     this.screen = screen;
     this.result = result;
-    this.onDone = onDone;
     this.frames = [];
-    this.timer = null;
     this.parts = {};
-    const seen = Number(sessionStorage.getItem(this.storeKey) || 0);
-    this.shown = Math.min(seen, this.total);
-  }
-
-  get storeKey() {
-    return `atelier.ig.reveal.${this.screen.room.code}.${this.result.round}`;
-  }
-
-  get total() {
-    return this.result.drawings.length;
+    const storeKey = `atelier.ig.reveal.${screen.room.code}.${result.round}`;
+    this.pace = new RevealSteps(screen.room, storeKey, result.drawings.length, {
+      paint: () => this.paint(),
+      finished: () => onDone?.(),
+    });
   }
 
   get done() {
-    return this.shown >= this.total;
+    return this.pace.done;
   }
 
   build() {
-    this.parts.skip = h("button", { class: "btn small", type: "button", testid: "ig-reveal-skip", onclick: () => this.skip() }, t("ig.reveal_skip"));
+    this.parts.skip = h("button", { class: "btn small", type: "button", testid: "ig-reveal-skip", onclick: () => this.pace.skip() }, t("ig.reveal_skip"));
     this.parts.list = h("section", { class: "ig-reveal-list", testid: "ig-reveal" });
     this.parts.els = new Map();
     for (const d of this.result.drawings) {
-      const frame = h("div", { class: "canvas-frame thumb", role: "img", "aria-label": t("ink.drawing_by", { name: this.screen.name(d.author) }) });
+      const frame = this.screen.drawingFrame(d.author, { class: "canvas-frame thumb" });
       const body = h("div", { class: "ig-reveal-body" });
       const el = h(
         "article",
@@ -58,34 +51,11 @@ export class RevealCards {
   mounted() {
     for (const [seat, frame] of this.frames) this.screen.board.mountViewer(seat, frame);
     this.paint();
-    if (!this.done) this.timer = setInterval(() => this.advance(), revealStep(this.screen.room, STEP_MS));
-    else this.onDone?.();
+    if (!this.pace.start(STEP_MS)) this.pace.finished();
   }
 
   destroy() {
-    clearInterval(this.timer);
-  }
-
-  skip() {
-    this.shown = this.total;
-    this.finish();
-  }
-
-  advance() {
-    this.shown += 1;
-    if (this.done) this.finish();
-    else {
-      sessionStorage.setItem(this.storeKey, String(this.shown));
-      this.paint();
-    }
-  }
-
-  finish() {
-    clearInterval(this.timer);
-    this.timer = null;
-    sessionStorage.setItem(this.storeKey, String(this.total));
-    this.paint();
-    this.onDone?.();
+    this.pace.stop();
   }
 
   paint() {
@@ -94,9 +64,9 @@ export class RevealCards {
     const others = this.result.drawings.length - 1;
     this.result.drawings.forEach((d, i) => {
       const { el, body } = this.parts.els.get(d.author);
-      const turned = i < this.shown;
+      const turned = i < this.pace.shown;
       el.classList.toggle("turned", turned);
-      el.classList.toggle("current", i === this.shown && !this.done);
+      el.classList.toggle("current", i === this.pace.shown && !this.done);
       const head = h(
         "div",
         { class: "ig-reveal-head" },
@@ -165,28 +135,8 @@ export function roundTable(screen, result, totalsAfter) {
       h("td", { class: "total", testid: "ig-running-total" }, String(totalsAfter[p.seat])),
     ),
   );
-  return h(
-    "div",
-    { class: "table-wrap" },
-    h(
-      "table",
-      { class: "scores", testid: "ig-score-table" },
-      h(
-        "thead",
-        {},
-        h(
-          "tr",
-          {},
-          h("th", {}, t("ig.col_player")),
-          h("th", {}, t("ig.col_found")),
-          h("th", {}, t("ig.col_hidden")),
-          h("th", {}, t("ig.col_round")),
-          h("th", {}, t("ig.col_total")),
-        ),
-      ),
-      h("tbody", {}, rows),
-    ),
-  );
+  const headers = ["ig.col_player", "ig.col_found", "ig.col_hidden", "ig.col_round", "ig.col_total"];
+  return scoreTable("ig-score-table", headers.map((key) => t(key)), rows);
 }
 
 // The scored phase: the reveal, the table, then on to the next round.

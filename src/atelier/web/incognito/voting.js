@@ -26,7 +26,7 @@ export class VotingPhase {
     parts.bar = h("section", { class: "ig-bar", testid: "ig-bar" });
     parts.frames = new Map();
     for (const p of screen.view.players) {
-      const frame = h("div", { class: "canvas-frame", role: "img", "aria-label": t("ink.drawing_by", { name: screen.name(p.seat) }) });
+      const frame = screen.drawingFrame(p.seat);
       const meta = h("div", { class: "ig-drawing-meta" });
       const backs = h("div", { class: "stack-backs", testid: "ig-backs" });
       const el = h(

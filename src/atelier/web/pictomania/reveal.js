@@ -4,18 +4,18 @@
 // controls and the confirmation that leads to the next round.
 
 import { cardMark } from "./cards.js";
-import { colourCss, h, replace, stars } from "../dom.js";
+import { colourCss, h, replace, scoreTable, stars } from "../dom.js";
 import { deckLanguage, t } from "../i18n.js";
 import { scrollBehavior } from "../motion.js";
 import { replayButton } from "../replay_player.js";
-import { revealStep } from "../tv.js";
+import { RevealSteps } from "../reveal_steps.js";
 
 const STEP_MS = 900;
 
 export class Reveal {
   constructor(screen) {
     this.screen = screen;
-    this.timer = null;
+    this.pace = null; // RevealSteps, once built
     this.viewers = [];
     this.parts = {};
   }
@@ -29,7 +29,7 @@ export class Reveal {
   }
 
   destroy() {
-    clearInterval(this.timer);
+    this.pace?.stop();
     for (const el of this.viewers) this.screen.board.releaseViewer(el);
     this.viewers = [];
   }
@@ -47,9 +47,10 @@ export class Reveal {
   build() {
     const screen = this.screen;
     const view = screen.view;
-    this.total = this.steps().length;
-    const seen = Number(sessionStorage.getItem(this.storeKey) || 0);
-    this.shown = Math.min(seen, this.total);
+    this.pace = new RevealSteps(screen.room, this.storeKey, this.steps().length, {
+      paint: () => this.paintStacks(),
+      finished: () => this.refresh(),
+    });
     const main = h("main", { class: "page pm-review", testid: "pm-review" });
     this.parts.head = h(
       "section",
@@ -58,49 +59,25 @@ export class Reveal {
       this.result.ended_by ? h("p", { class: "hint" }, t(`pm.ended_${this.result.ended_by}`)) : null,
       this.result.learning_round ? h("p", { class: "hint" }, t("pm.learning_round")) : null,
     );
-    this.parts.skip = h("button", { class: "btn small", type: "button", testid: "reveal-skip", onclick: () => this.skip() }, t("pm.reveal_skip"));
+    this.parts.skip = h("button", { class: "btn small", type: "button", testid: "reveal-skip", onclick: () => this.pace.skip() }, t("pm.reveal_skip"));
     this.parts.stacks = h("section", { class: "stacks", testid: "stacks" });
     this.parts.summary = h("section", { class: "summary", testid: "summary", hidden: true });
     this.parts.controls = h("section", { class: "review-controls", testid: "review-controls" });
     main.append(this.parts.head, h("div", { class: "actions" }, this.parts.skip), this.parts.stacks, this.parts.summary, this.parts.controls);
     screen.room.shell(screen.topline(), main);
     this.buildStacks();
-    if (this.shown < this.total) {
-      this.timer = setInterval(() => this.advance(), revealStep(this.screen.room, STEP_MS));
-    }
+    this.pace.start(STEP_MS);
     return main;
   }
 
-  skip() {
-    this.shown = this.total;
-    this.finishAnimation();
-  }
-
-  advance() {
-    this.shown += 1;
-    if (this.shown >= this.total) this.finishAnimation();
-    else {
-      sessionStorage.setItem(this.storeKey, String(this.shown));
-      this.paintStacks();
-    }
-  }
-
-  finishAnimation() {
-    clearInterval(this.timer);
-    this.timer = null;
-    sessionStorage.setItem(this.storeKey, String(this.total));
-    this.paintStacks();
-    this.refresh();
-  }
-
   get done() {
-    return this.shown >= this.total;
+    return this.pace.done;
   }
 
   buildStacks() {
     this.parts.stackEls = new Map();
     for (const d of this.result.drawings) {
-      const frame = h("div", { class: "canvas-frame thumb", role: "img", "aria-label": t("ink.drawing_by", { name: this.screen.name(d.seat) }) });
+      const frame = this.screen.drawingFrame(d.seat, { class: "canvas-frame thumb" });
       this.screen.board.mountViewer(d.seat, frame);
       this.viewers.push(frame);
       const word = h("div", { class: "stack-word" });
@@ -149,8 +126,8 @@ export class Reveal {
 
   paintStacks() {
     const steps = this.steps();
-    const shownSteps = steps.slice(0, this.shown);
-    const current = this.done ? null : steps[this.shown];
+    const shownSteps = steps.slice(0, this.pace.shown);
+    const current = this.done ? null : steps[this.pace.shown];
     const view = this.screen.view;
     for (const d of this.result.drawings) {
       const { el, word, list } = this.parts.stackEls.get(d.seat);
@@ -236,28 +213,11 @@ export class Reveal {
             ? t("pm.no_black_sheep")
             : t("pm.is_black_sheep", { name: screen.name(sheep) }),
       ),
-      h(
-        "div",
-        { class: "table-wrap", role: "region", "aria-label": t("pm.scoring_title", { n: view.round }) },
-        h(
-          "table",
-          { class: "scores", testid: "score-table" },
-          h(
-            "thead",
-            {},
-            h(
-              "tr",
-              {},
-              h("th", {}, t("pm.col_player")),
-              h("th", {}, t("pm.col_received")),
-              h("th", {}, t("pm.col_kept")),
-              h("th", {}, t("pm.col_black")),
-              h("th", {}, t("pm.col_round")),
-              h("th", {}, t("pm.col_total")),
-            ),
-          ),
-          h("tbody", {}, rows),
-        ),
+      scoreTable(
+        "score-table",
+        ["pm.col_player", "pm.col_received", "pm.col_kept", "pm.col_black", "pm.col_round", "pm.col_total"].map((key) => t(key)),
+        rows,
+        t("pm.scoring_title", { n: view.round }),
       ),
     );
   }

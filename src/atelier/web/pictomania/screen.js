@@ -157,7 +157,7 @@ export class PictomaniaScreen extends DrawingScreen {
     parts.tiles = new Map();
     for (const p of this.view.players) {
       if (p.seat === this.seat) continue;
-      const host = h("div", { class: "canvas-frame", role: "img", "aria-label": t("ink.drawing_by", { name: this.name(p.seat) }) });
+      const host = this.drawingFrame(p.seat);
       const meta = h("div", { class: "tile-meta" });
       const stack = h("div", { class: "stack-backs", testid: "stack" });
       const tile = h(
@@ -350,7 +350,7 @@ export class PictomaniaScreen extends DrawingScreen {
     const canGuess = Boolean(me) && !me.finished && !guess && seat !== this.seat && !view.players[seat]?.out;
     if (rebuild || !this.parts.focusCanvas) {
       this.board.releaseViewer(this.parts.focusCanvas);
-      this.parts.focusCanvas = h("div", { class: "ink-box", testid: "focus-canvas", role: "img", "aria-label": t("ink.drawing_by", { name: this.name(seat) }) });
+      this.parts.focusCanvas = this.drawingFrame(seat, { class: "ink-box", testid: "focus-canvas" });
       this.board.mountViewer(seat, this.parts.focusCanvas);
       this.parts.focusInfo = h("div", { class: "focus-info" });
       this.parts.focusCards = h("div", { class: "focus-cards", tabindex: 0, role: "region", "aria-label": t("pm.cards_label") });
