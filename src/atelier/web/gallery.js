@@ -42,6 +42,19 @@ export function galleryItem(screen, { key, seat, word, title, download, details 
   );
 }
 
+// A gallery's rounds: each a heading and a grid of its drawings, item(drawing, key) each.
+export function galleryRounds(screen, rounds, heading, item) {
+  return rounds.map((round) => {
+    const key = `${screen.state.room.ink_prefix || ""}round-${round.round}`;
+    return h(
+      "section",
+      { class: "gallery-round" },
+      h("h3", {}, heading(round)),
+      h("div", { class: "gallery-grid" }, round.drawings.map((d) => item(d, key))),
+    );
+  });
+}
+
 export function renderGallery(screen) {
   const view = screen.view;
   const winners = new Set(view.winners || []);
@@ -68,27 +81,19 @@ export function renderGallery(screen) {
     ),
   );
 
-  const rounds = (view.history || []).map((round) => {
-    const key = `${screen.state.room.ink_prefix || ""}round-${round.round}`;
-    return h(
-      "section",
-      { class: "gallery-round" },
-      h("h3", {}, t("pm.round_n", { n: round.round })),
-      h(
-        "div",
-        { class: "gallery-grid" },
-        round.drawings.map((d) =>
-          galleryItem(screen, {
-            key,
-            seat: d.seat,
-            word: d.word,
-            title: t("pm.drawing_of", { word: d.word, name: screen.name(d.seat) }),
-            download: t("pm.download"),
-          }),
-        ),
-      ),
-    );
-  });
+  const rounds = galleryRounds(
+    screen,
+    view.history || [],
+    (round) => t("pm.round_n", { n: round.round }),
+    (d, key) =>
+      galleryItem(screen, {
+        key,
+        seat: d.seat,
+        word: d.word,
+        title: t("pm.drawing_of", { word: d.word, name: screen.name(d.seat) }),
+        download: t("pm.download"),
+      }),
+  );
 
   const main = h(
     "main",

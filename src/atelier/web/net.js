@@ -19,33 +19,19 @@ export function splitBundle(bytes, onFrame) {
   }
 }
 
-export function tokenKey(code) {
-  return `atelier.token.${code.toUpperCase()}`;
-}
-
-export function storedToken(code) {
-  return localStorage.getItem(tokenKey(code));
-}
-
-export function storeToken(code, token) {
-  if (token) localStorage.setItem(tokenKey(code), token);
-  else localStorage.removeItem(tokenKey(code));
-}
-
+const tokenKey = (code) => `atelier.token.${code.toUpperCase()}`;
 // The creator's host credential from POST /api/rooms: sent with the join, so
 // the creator is host even if a friend sat down first.
-export function hostKeyKey(code) {
-  return `atelier.hostkey.${code.toUpperCase()}`;
+const hostKeyKey = (code) => `atelier.hostkey.${code.toUpperCase()}`;
+
+function keep(key, value) {
+  if (value) localStorage.setItem(key, value);
+  else localStorage.removeItem(key);
 }
 
-export function storedHostKey(code) {
-  return localStorage.getItem(hostKeyKey(code));
-}
-
-export function storeHostKey(code, key) {
-  if (key) localStorage.setItem(hostKeyKey(code), key);
-  else localStorage.removeItem(hostKeyKey(code));
-}
+export const storedToken = (code) => localStorage.getItem(tokenKey(code));
+export const storedHostKey = (code) => localStorage.getItem(hostKeyKey(code));
+export const storeHostKey = (code, key) => keep(hostKeyKey(code), key);
 
 export class RoomConnection {
   // handlers: {message(msg), ink(seat, bytes), status(state), closed(code)}
@@ -142,8 +128,7 @@ export class RoomConnection {
   }
 
   keepToken(token) {
-    if (token) localStorage.setItem(this.tokenKey, token);
-    else localStorage.removeItem(this.tokenKey);
+    keep(this.tokenKey, token);
   }
 
   get open() {

@@ -4,7 +4,7 @@
 
 import { h, replace, scoreTable } from "../dom.js";
 import { t } from "../i18n.js";
-import { galleryItem } from "../gallery.js";
+import { galleryItem, galleryRounds } from "../gallery.js";
 import { againPanel } from "../again.js";
 import { scrollBehavior } from "../motion.js";
 import { RevealCards, roundTable } from "./reveal.js";
@@ -117,29 +117,21 @@ export class FinalResults {
       "section",
       { class: "card gallery", testid: "ig-gallery" },
       h("h2", {}, t("ig.gallery")),
-      this.history.map((round) => {
-        const key = `${screen.state.room.ink_prefix || ""}round-${round.round}`;
-        return h(
-          "section",
-          { class: "gallery-round" },
-          h("h3", {}, t("ig.round_short", { n: round.round })),
-          h(
-            "div",
-            { class: "gallery-grid" },
-            round.drawings.map((d) =>
-              galleryItem(screen, {
-                key,
-                seat: d.author,
-                word: d.word,
-                title: t("ig.drawing_alt", { word: d.word, location: d.location, name: screen.name(d.author) }),
-                download: t("ig.download"),
-                details: [h("span", { class: "ig-gallery-location" }, d.location)],
-                prefix: "ig-",
-              }),
-            ),
-          ),
-        );
-      }),
+      galleryRounds(
+        screen,
+        this.history,
+        (round) => t("ig.round_short", { n: round.round }),
+        (d, key) =>
+          galleryItem(screen, {
+            key,
+            seat: d.author,
+            word: d.word,
+            title: t("ig.drawing_alt", { word: d.word, location: d.location, name: screen.name(d.author) }),
+            download: t("ig.download"),
+            details: [h("span", { class: "ig-gallery-location" }, d.location)],
+            prefix: "ig-",
+          }),
+      ),
     );
   }
 }
