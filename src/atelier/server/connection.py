@@ -89,8 +89,9 @@ class Connection:
             "atelier.write_now")
         self._wake: asyncio.Future[None] | None = None
         self.bundles = bundles
-        self._ink: list[bytes] = []  # length prefixes and frames, alternating
-        self._ink_bytes = 0
+        self._bundler: _Bundler | None = None  # this loop's, looked up once
+        self._ink: list[bytes] = []  # frames waiting for the next bundle
+        self._ink_bytes = 0  # the bundle's size with the frames' length prefixes
 
     def send(self, message: Outgoing) -> None:
         if self.closing:
@@ -104,17 +105,22 @@ class Connection:
         self._put(message)
 
     def _gather(self, frame: bytes) -> None:
-        if not self._ink:
-            _bundler().add(self)
-        self._ink += (len(frame).to_bytes(2, "big"), frame)
+        ink = self._ink
+        if not ink:
+            bundler = self._bundler
+            if bundler is None:
+                bundler = self._bundler = _bundler()
+            bundler.add(self)
+        ink.append(frame)
         self._ink_bytes += 2 + len(frame)
         if self._ink_bytes >= BUNDLE_MAX_BYTES:
             self.flush_ink()
 
     def flush_ink(self) -> None:
-        """Queue the gathered ink as one bundle (the shared timer calls this too)."""
+        """Queue the gathered ink as one bundle, each frame after its u16 length
+        (the shared timer calls this too)."""
         if self._ink and not self.closing:
-            self._put(b"".join(self._ink))
+            self._put(b"".join([len(f).to_bytes(2, "big") + f for f in self._ink]))
         self._ink.clear()
         self._ink_bytes = 0
 

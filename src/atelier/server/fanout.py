@@ -32,11 +32,15 @@ def sync_ink(room: LiveRoom, conn: Connection, force: bool = False) -> None:
     model = room.model
     key = views.drawing_key(model)
     if key is None:
+        if conn.ink_key is not None or conn.visible:
+            room.watchers.clear()
         conn.ink_key, conn.visible = None, frozenset()
         return
     visible = views.visible_drawers(model, model.seat_of(conn.player_id))
     fresh = force or key != conn.ink_key
     new = visible if fresh else visible - conn.visible
+    if key != conn.ink_key or visible != conn.visible:
+        room.watchers.clear()
     conn.ink_key, conn.visible = key, visible
     if not (fresh or new):
         return
@@ -51,9 +55,13 @@ def sync_ink(room: LiveRoom, conn: Connection, force: bool = False) -> None:
 def relay_ink(room: LiveRoom, key: str, seat: int, data: bytes,
               sender: Connection | None) -> None:
     """One batch to every other connection that sees that drawing now."""
+    watchers = room.watchers.get((key, seat))
+    if watchers is None:
+        watchers = room.watchers[(key, seat)] = [
+            c for c in room.conns if c.ink_key == key and seat in c.visible]
     frame = bytes([seat]) + data
-    for conn in room.conns:
-        if conn is not sender and conn.ink_key == key and seat in conn.visible:
+    for conn in watchers:
+        if conn is not sender:
             conn.send(frame)
 
 

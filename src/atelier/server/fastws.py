@@ -365,15 +365,14 @@ class RoomSocket(asyncio.Protocol):
             key = bytes(buf[i + h : i + h + 4])
             payload = unmask(key, bytes(buf[i + h + 4 : i + h + 4 + length]))
             i += h + 4 + length
-            if not self._frame(b0 & 0x80 != 0, b0 & 15, payload):
+            if b0 == 0x82 and not self.fragment_opcode:
+                self._binary(payload)  # the common case: a whole ink batch in one frame
+            elif not self._frame(b0 & 0x80 != 0, b0 & 15, payload):
                 break
         del buf[:i]
 
     def _frame(self, final: bool, opcode: int, payload: bytes) -> bool:
         """Handle one frame; False when the connection is done with."""
-        if opcode == BINARY and final and not self.fragment_opcode:
-            self._binary(payload)  # the common case: a whole ink batch in one frame
-            return True
         if opcode in (TEXT, BINARY, CONTINUATION):
             if opcode == CONTINUATION:
                 if not self.fragment_opcode:

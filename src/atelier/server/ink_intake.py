@@ -21,7 +21,7 @@ from atelier.ink.guard import InkGuard
 from atelier.ink.presence import InkPresence
 from atelier.server import fanout
 from atelier.server.connection import Connection
-from atelier.server.ink_gate import check_batch
+from atelier.server.ink_gate import check_batch, rights
 from atelier.server.live_room import LiveRoom
 from atelier.server.model import Event, RoomModel, decide_action
 from atelier.store import InkRow, Store
@@ -51,9 +51,8 @@ class InkIntake:
         """Check, keep and relay one batch, all without waiting: (key, seat, batch
         number, what the canvas shows now). RuleError, and no change, if refused."""
         model = room.model
-        seat = model.seat_of(conn.player_id)
-        key, batch = check_batch(model, seat, data, room.guards)
-        assert seat is not None
+        now = room.rights = rights(model, room.rights)
+        key, seat, batch = check_batch(model, now, conn.player_id, data, room.guards)
         n = room.add_ink(key, seat, data)
         presence = room.presence.get((key, seat))
         if presence is None:

@@ -20,6 +20,7 @@ from atelier.ink.batches import BatchLog
 from atelier.ink.guard import InkGuard
 from atelier.ink.presence import InkPresence
 from atelier.server.connection import Connection
+from atelier.server.ink_gate import InkRights
 from atelier.server.model import RoomModel
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
@@ -60,6 +61,10 @@ class LiveRoom:
     bots: asyncio.Task[None] | None = None
     bots_again: bool = False
     active_at: float = field(default_factory=time.monotonic)  # last connection or change
+    rights: InkRights | None = None  # who may draw now (ink_gate), until the next event
+    watchers: dict[tuple[str, int], list[Connection]] = field(default_factory=dict)
+    """(drawing key, seat) -> the connections that see that ink live (fanout.relay_ink);
+    emptied whenever a connection comes, goes or comes to see differently."""
     # the rules' canvas_action (DrawingGame), looked up once: asked after every batch
     canvas_action: Callable[[Any, int, bool], dict[str, Any] | None] | None = field(init=False)
 

@@ -309,6 +309,7 @@ class Rooms:
         conn.room = room
         conn.player_id = player_id
         room.conns.add(conn)
+        room.watchers.clear()
         room.active_at = time.monotonic()
         conn.send(views.welcome_message(room.model, player_id))
         self._recount_online(room)
@@ -319,6 +320,7 @@ class Rooms:
         if room is None or conn not in room.conns:
             return
         room.conns.discard(conn)
+        room.watchers.clear()
         room.active_at = time.monotonic()
         self._recount_online(room)
         fanout.push_states(room)
