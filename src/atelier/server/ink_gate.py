@@ -31,16 +31,17 @@ def rights(room: RoomModel, cached: InkRights | None) -> InkRights:
     if cached is not None and cached.seq == room.seq:
         return cached
     key = drawing_key(room) if room.phase == "playing" else None
-    return InkRights(room.seq, key, {p.id: p.seat for p in room.players})
+    return InkRights(room.seq, key,
+                     {p.id: p.seat for p in room.players if p.seat is not None})
 
 
 def seat_tools(room: RoomModel, now: InkRights, seat: int) -> frozenset[str] | None:
-    tools = now.tools.get(seat, False)
-    if tools is False:
-        game = drawing_game(room)  # it has a drawing key
-        tools = (frozenset(game.ink_tools(room.state, seat))
-                 if game.may_draw(room.state, seat) else None)
-        now.tools[seat] = tools
+    if seat in now.tools:
+        return now.tools[seat]
+    game = drawing_game(room)  # it has a drawing key
+    tools = (frozenset(game.ink_tools(room.state, seat))
+             if game.may_draw(room.state, seat) else None)
+    now.tools[seat] = tools
     return tools
 
 
