@@ -230,14 +230,69 @@ def failures(run: Run) -> list[str]:
         found.append("no frame was delivered")
     if total.lost:
         found.append(f"{total.lost} connections lost")
+    if total.frames_missing:
+        found.append(f"{total.frames_missing} frames lost")
     if total.errors:
-        found.append(f"{total.errors} errors from the server")
+        found.append(f"{total.errors} errors from the server ({error_codes(total)})")
     if total.seated_at_start < total.players:
         found.append(f"{total.players - total.seated_at_start} players never seated")
     return [f"{run.name}: {f}" for f in found]
 
 
+GOAL_P99_MS = 100.0
+GOAL_CPU_RATIO = 1.25
+GOAL_ROOMS_ONE = 100
+GOAL_ROOMS_TWO = 200
+
+
+def with_args(args: argparse.Namespace, **changes: Any) -> argparse.Namespace:
+    return argparse.Namespace(**{**vars(args), **changes})
+
+
+def goal_lines(floor: Run, ours: Run, wide: Run) -> list[tuple[str, bool]]:
+    """Each goal as a line and whether it is met, from the floor's and Atelier's runs
+    at 100 rooms and Atelier's with two workers at 200."""
+    ratio = ours.cpu_per_1000_frames_ms / floor.cpu_per_1000_frames_ms
+    goals = [
+        (f"one process, {GOAL_ROOMS_ONE} rooms: p99 {ours.p99:.1f} ms "
+         f"(under {GOAL_P99_MS:.0f} ms)", ours.p99 < GOAL_P99_MS),
+        (f"one process, {GOAL_ROOMS_ONE} rooms: CPU per 1,000 frames "
+         f"{ours.cpu_per_1000_frames_ms:.1f} ms, {ratio:.2f}x the floor's "
+         f"{floor.cpu_per_1000_frames_ms:.1f} ms (at most {GOAL_CPU_RATIO}x)",
+         ratio <= GOAL_CPU_RATIO),
+        (f"two workers, {GOAL_ROOMS_TWO} rooms: p99 {wide.p99:.1f} ms "
+         f"(under {GOAL_P99_MS:.0f} ms)", wide.p99 < GOAL_P99_MS),
+    ]
+    lost = [f for run in (floor, ours, wide) for f in failures(run)]
+    goals += [(f"nothing lost: {f}", False) for f in lost] or [
+        ("nothing lost: 0 frames, 0 connections, 0 errors in all three runs", True)]
+    return goals
+
+
+async def run_goals(args: argparse.Namespace) -> int:
+    """The performance goals in one command: 100 rooms in one process against the
+    floor, then 200 rooms with two workers; each goal said met or not met."""
+    one = with_args(args, rooms=GOAL_ROOMS_ONE)
+    two = with_args(args, rooms=GOAL_ROOMS_TWO,
+                    serve_arg=[*args.serve_arg, "--workers=2"])
+    floor = await measure(one, "floor")
+    ours = await measure(one, "atelier")
+    wide = await measure(two, "atelier")
+    for run, run_args, title in ((floor, one, "floor, 100 rooms"),
+                                 (ours, one, "atelier, one process, 100 rooms"),
+                                 (wide, two, "atelier, two workers, 200 rooms")):
+        print(f"== {title} ==")
+        report(run_args, run)
+    goals = goal_lines(floor, ours, wide)
+    print("== goals ==")
+    for text, met in goals:
+        print(f"{'met    ' if met else 'NOT MET'}  {text}")
+    return 0 if all(met for _, met in goals) else 1
+
+
 async def run_ink(args: argparse.Namespace) -> int:
+    if args.goals:
+        return await run_goals(args)
     runs = []
     if args.floor:
         runs.append(await measure(args, "floor"))
@@ -260,6 +315,10 @@ async def run_ink(args: argparse.Namespace) -> int:
     return 1 if found else 0
 
 
+def error_codes(counts: Counts) -> str:
+    return ", ".join(f"{code} {n}" for code, n in sorted(counts.error_codes.items()))
+
+
 def report(args: argparse.Namespace, run: Run) -> None:
     t, wall, cpu = run.counts, run.wall, run.cpu
     rss0, rss1, own_server, n_proc = run.rss_before, run.rss_after, run.own_server, \
@@ -277,6 +336,9 @@ def report(args: argparse.Namespace, run: Run) -> None:
         f"messages per second: in {t.frames_sent / wall:.0f}  out {t.frames_received / wall:.0f}"
         f"  (errors {t.errors}, connections lost {t.lost}; "
         f"{t.seated_at_start} of {t.players} players drawing when measuring began)",
+        f"frames lost: {t.frames_missing} of {t.frames_expected} sent to the other "
+        f"players from start to end"
+        + (f"; errors: {error_codes(t)}" if t.errors else ""),
         f"WebSocket messages per second out: {t.messages_received / wall:.0f} "
         f"({t.frames_received / max(1, t.messages_received):.1f} frames each)",
         f"points per second drawn: {t.points_sent / wall:.0f}",
@@ -318,6 +380,10 @@ def main(argv: list[str]) -> int:
     ink.add_argument("--floor", action="store_true",
                      help="first run the same load against a lean relay that only checks, "
                           "stores and relays ink (atelier.bench.floor), then compare")
+    ink.add_argument("--goals", action="store_true",
+                     help="the performance goals: 100 rooms in one process against the "
+                          "floor, then 200 rooms with --workers 2 (--rooms is ignored); "
+                          "exits 1 if any is not met")
     ink.add_argument("--serve-arg", action="append", default=[],
                      help="an argument for `atelier serve` (repeatable), e.g. --serve-arg=--x")
     ink.add_argument("--game", default="sketch", help=argparse.SUPPRESS)
@@ -325,6 +391,8 @@ def main(argv: list[str]) -> int:
 
     rooms.add_parser(sub)
     args = ap.parse_args(argv)
+    if args.what == "ink" and args.goals and args.url:
+        ap.error("--goals starts its own servers: leave out --url")
     if args.what == "rooms":
         return rooms.main(args)
     try:

@@ -4,6 +4,9 @@ Every player is a :class:`WsClient`; one ticker per process sends each
 player's next batch (built and masked in advance) on its own phase of the
 interval, so the process wakes a few hundred times a second rather than once
 per batch. Every frame another player relays back is timed from its send.
+Every frame is also counted by who drew it: after the drawing stops, the
+process waits for the last ones and reports how many never came (the server
+relays a drawer's batches in order, so counts per sender are exact).
 The parent process decides when to start and when to measure (monotonic
 clock times, shared by all processes of the machine).
 """
@@ -27,6 +30,8 @@ from atelier.server.wsframe import BINARY, TEXT
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
 SLOTS = 10
 """Phases of the interval that players are spread over."""
+DRAIN_SECONDS = 15.0
+"""How long the last frames may take to arrive before they count as lost."""
 
 
 @dataclass
@@ -51,7 +56,10 @@ class Counts:
     wire_in: int = 0
     wire_out: int = 0
     errors: int = 0
+    error_codes: dict[str, int] = field(default_factory=dict)
     lost: int = 0
+    frames_expected: int = 0  # copies every other seated player should get
+    frames_missing: int = 0  # of those, never delivered
     cpu: float = 0.0
     players: int = 0
     seated_at_start: int = 0  # players with a seat when measuring began
@@ -66,6 +74,8 @@ class Player:
         self.sent = proc.sent[room]
         self.seat = -1
         self.next = 0
+        self.sent_count = 0  # batches sent since the drawing began
+        self.got = [0] * 256  # frames received, by the seat that drew them
         self.joined: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.seated: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self.client: WsClient | None = None
@@ -75,6 +85,14 @@ class Player:
         proc = self.proc
         counts = proc.counts
         if opcode == BINARY:
+            got_by_seat = self.got
+            if proc.job.bundles:
+                i, n = 0, len(payload)
+                while i < n:
+                    got_by_seat[payload[i + 2]] += 1
+                    i += 2 + ((payload[i] << 8) | payload[i + 1])
+            else:
+                got_by_seat[payload[0]] += 1
             if not (proc.t0 <= now < proc.t1):
                 return
             sent = self.sent
@@ -111,6 +129,8 @@ class Player:
                 self.joined.set_result(None)
         elif kind == "error":
             counts.errors += 1
+            code = str(msg.get("code"))
+            counts.error_codes[code] = counts.error_codes.get(code, 0) + 1
 
     def on_lost(self) -> None:
         if not self.proc.stopping:
@@ -141,6 +161,7 @@ class Player:
         batch = proc.job.drawings[self.drawing][i]
         self.sent[bytes([self.seat]) + batch] = now
         self.client.write(proc.frames[self.drawing][i])
+        self.sent_count += 1
         if proc.t0 <= now < proc.t1:
             c = proc.counts
             c.frames_sent += 1
@@ -212,6 +233,31 @@ class LoadProcess:
             await asyncio.sleep(max(0.0, base + (due + 1) * step - time.monotonic()))
         self.counts.cpu = cpu1 - (cpu0 if cpu0 is not None else cpu1)
         self.counts.players = len(self.players)
+        await self.drain()
+
+    def missing(self) -> tuple[int, int]:
+        """(frames every seated player should have had from the others, of those
+        not received)."""
+        by_room: dict[int, list[Player]] = {}
+        for p in self.players:
+            if p.seat >= 0:
+                by_room.setdefault(p.room, []).append(p)
+        expected = missing = 0
+        for room in by_room.values():
+            for sender in room:
+                for receiver in room:
+                    if receiver is not sender:
+                        expected += sender.sent_count
+                        missing += max(0, sender.sent_count - receiver.got[sender.seat])
+        return expected, missing
+
+    async def drain(self, limit: float = DRAIN_SECONDS) -> None:
+        """Wait until every frame sent has come to every other player of its room,
+        or ``limit`` seconds; then count those that did not."""
+        end = time.monotonic() + limit
+        while self.missing()[1] and time.monotonic() < end:
+            await asyncio.sleep(0.1)
+        self.counts.frames_expected, self.counts.frames_missing = self.missing()
 
     def close(self) -> None:
         self.stopping = True
@@ -261,6 +307,8 @@ def merge(results: list[dict[str, Any]]) -> Counts:
         lat = array("I")
         lat.frombytes(r.pop("latencies"))
         total.latencies.extend(lat)
+        for code, n in r.pop("error_codes").items():
+            total.error_codes[code] = total.error_codes.get(code, 0) + n
         for name, value in r.items():
             setattr(total, name, getattr(total, name) + value)
     return total

@@ -1,0 +1,54 @@
+"""The ink benchmark's own arithmetic: frames never delivered are counted as lost,
+and each performance goal is said met or not from the figures."""
+
+from __future__ import annotations
+
+import asyncio
+from array import array
+
+from atelier.bench.cli import Run, goal_lines
+from atelier.bench.load import Counts, Job, LoadProcess, Player
+from atelier.server.wsframe import BINARY
+
+
+def bundle(*frames: bytes) -> bytes:
+    return b"".join(len(f).to_bytes(2, "big") + f for f in frames)
+
+
+def test_frames_a_player_never_received_count_as_lost() -> None:
+    async def play() -> Counts:
+        job = Job("ws://127.0.0.1:1", [(0, "ROOM")], 3, 0.05, [[b"\x01ab"]], [[1]], True)
+        proc = LoadProcess(job)
+        players = [Player(proc, 0, hint, 0) for hint in range(3)]
+        proc.players = players
+        for seat, p in enumerate(players):
+            p.seat = seat
+        players[0].sent_count, players[1].sent_count, players[2].sent_count = 2, 1, 0
+        # seat 1 gets both of seat 0's batches in one bundle; seat 2 gets only one,
+        # and seat 1's single batch reaches seat 0 but never seat 2
+        players[1].on_message(BINARY, bundle(b"\x00x", b"\x00y"), 10)
+        players[2].on_message(BINARY, bundle(b"\x00x"), 10)
+        players[0].on_message(BINARY, bundle(b"\x01z"), 10)
+        await proc.drain(limit=0)
+        return proc.counts
+
+    counts = asyncio.run(play())
+    assert counts.frames_expected == 2 * 2 + 1 * 2
+    assert counts.frames_missing == 2  # seat 0's second to seat 2, seat 1's to seat 2
+
+
+def run(name: str, p99_ms: float, cpu: float, frames: int = 1000, lost: int = 0,
+        missing: int = 0) -> Run:
+    counts = Counts(latencies=array("I", [int(p99_ms * 1000)] * 10), frames_received=frames,
+                    lost=lost, frames_missing=missing, players=6, seated_at_start=6)
+    return Run(name, counts, 20.0, cpu, 0.0, 0.0, True, 2)
+
+
+def test_goals_are_met_only_within_their_bounds() -> None:
+    goals = goal_lines(run("floor", 70, 0.0100), run("atelier", 90, 0.0120),
+                       run("atelier", 95, 0.0110))
+    assert [met for _, met in goals] == [True, True, True, True]
+    goals = goal_lines(run("floor", 70, 0.0100), run("atelier", 100, 0.0126),
+                       run("atelier", 120, 0.0110, missing=3))
+    assert [met for _, met in goals] == [False, False, False, False]
+    assert "1.26x" in goals[1][0] and "3 frames lost" in goals[3][0]
