@@ -11,6 +11,7 @@ from atelier.ink.codec import (
     MARGIN,
     MAX_POINTS_PER_STROKE,
     MAX_STROKES_PER_DRAWING,
+    MAX_TIME_MS,
     Begin,
     Clear,
     End,
@@ -18,9 +19,10 @@ from atelier.ink.codec import (
     Op,
     Points,
     Undo,
+    _write_op,
     encode_batch,
 )
-from atelier.ink.guard import InkGuard, restore
+from atelier.ink.guard import COMPILED, InkGuard, restore
 from atelier.ink.synth import DEVICES, record
 
 PEN = frozenset({"pen"})
@@ -127,17 +129,28 @@ def _outcome(guard: InkGuard, data: bytes | bytearray, allowed: frozenset[str] |
 _DRAWINGS = [record(d, 8, seed=i).batches for i, d in enumerate(DEVICES)]
 
 
-@given(st.data())
-@settings(max_examples=150, deadline=None)
-def test_the_one_pass_check_agrees_with_the_exact_one(data: st.DataObject) -> None:
-    """Real drawings, some batches damaged, moved off the canvas or with a
-    tool that is not allowed: the fast path (bytes) and the exact path (any
-    other buffer) accept, refuse and remember the same."""
+def test_the_common_case_runs_compiled() -> None:
+    """The installation builds src/atelier/ink/_scan.c (setup.py); without it
+    the server still checks every batch, at about twice the CPU."""
+    assert COMPILED
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "python"])
+@given(data=st.data())
+@settings(max_examples=300, deadline=None)
+def test_the_one_pass_check_agrees_with_the_exact_one(compiled: bool,
+                                                       data: st.DataObject) -> None:
+    """Real drawings, some batches damaged, moved off the canvas, replaced by
+    noise or with a tool that is not allowed: the one-pass check (in C or in
+    Python, given bytes) and the exact path (given any other buffer) accept,
+    refuse and remember the same."""
     batches = data.draw(st.sampled_from(_DRAWINGS))
     fast, exact = InkGuard(), InkGuard()
+    fast.compiled = compiled and COMPILED
     for good in batches[: data.draw(st.integers(1, len(batches)))]:
         candidate = bytearray(good)
-        how = data.draw(st.sampled_from(["as is", "as is", "flip", "cut", "shift"]))
+        how = data.draw(st.sampled_from(["as is", "as is", "flip", "cut", "shift", "noise",
+                                         "tail"]))
         if how == "flip" and len(candidate) > 1:
             i = data.draw(st.integers(1, len(candidate) - 1))
             candidate[i] ^= 1 << data.draw(st.integers(0, 7))
@@ -146,8 +159,43 @@ def test_the_one_pass_check_agrees_with_the_exact_one(data: st.DataObject) -> No
         elif how == "shift":  # a continued stroke far off the canvas
             far = encode_batch([Points((CANVAS_SIZE + MARGIN, 0, 5, 0))])
             candidate = bytearray(far)
+        elif how == "noise":
+            candidate = bytearray([1]) + bytearray(data.draw(st.binary(min_size=1, max_size=40)))
+        elif how == "tail":  # bytes after the end, zero or not
+            candidate += bytes([data.draw(st.sampled_from([0, 1, 128, 255]))])
         allowed = data.draw(st.sampled_from([None, PEN, ALL, frozenset({"pen", "undo"})]))
         got = _outcome(fast, bytes(candidate), allowed)
         want = _outcome(exact, candidate, allowed)
         assert got == want, (bytes(candidate).hex(), got, want)
         assert _state(fast) == _state(exact)
+
+
+@pytest.mark.parametrize("compiled", [True, False], ids=["compiled", "python"])
+@given(ops=st.lists(st.sampled_from(
+    [Begin("pen", 20, 10, 10, 5), Begin("eraser", 90, 4000, 1, 9, 63), End(), Undo(7),
+     Clear(8), Points((1, 2, 3, 0)), Points((-3, 0, 0, 1, 5, 5, 1, -1), True),
+     Points((MARGIN, 0, 1, 0)), Points((0, 0, -1, 0)), Points((0, 0, MAX_TIME_MS, 0)),
+     Begin("pen", 1, 0, CANVAS_SIZE - 1, MAX_TIME_MS)]), min_size=1, max_size=8),
+       cut=st.integers(1, 4))
+@settings(max_examples=300, deadline=None)
+def test_every_kind_of_operation_is_checked_the_same_way(compiled: bool, ops: list[Op],
+                                                         cut: int) -> None:
+    """Operations in any order, sent in batches of a few (encoded without the
+    encoder's checks, so that wrong orders reach the server)."""
+    fast, exact = InkGuard(), InkGuard()
+    fast.compiled = compiled and COMPILED
+    for i in range(0, len(ops), cut):
+        data = _unchecked(ops[i : i + cut])
+        got = _outcome(fast, data, ALL)
+        assert got == _outcome(exact, bytearray(data), ALL), (data.hex(), got)
+        assert _state(fast) == _state(exact)
+
+
+def _unchecked(ops: list[Op]) -> bytes:
+    """The bytes of ``ops`` as a client could send them, right or wrong."""
+    out: list[str] = []
+    for op in ops:
+        _write_op(op, out)
+    bits = "".join(out)
+    bits += "0" * (-len(bits) % 8)
+    return bytes([1]) + int(bits, 2).to_bytes(len(bits) // 8, "big")

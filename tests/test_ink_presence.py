@@ -7,14 +7,14 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from atelier.ink.codec import Begin, Clear, End, InkBatch, Op, Undo
-from atelier.ink.presence import InkPresence
+from atelier.ink.presence import InkPresence, marks_of
 
 OPS: list[Op] = [Begin("pen", 4, 1, 1, 0, None), Begin("eraser", 4, 1, 1, 0, None), End(),
                  Undo(0), Clear(0)]
 
 
-def batch(ops: list[Op]) -> InkBatch:
-    return InkBatch(tuple(ops), 0, 0, frozenset())
+def batch(ops: list[Op]) -> bytes:
+    return marks_of(InkBatch(tuple(ops), 0, 0, frozenset()))
 
 
 def from_scratch(history: list[Op]) -> bool:

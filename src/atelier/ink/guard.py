@@ -10,8 +10,9 @@ store) a batch the guard refuses; the guard is then unchanged.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import accumulate
+from typing import Any, NamedTuple
 
 from atelier.ink.codec import (
     CANVAS_SIZE,
@@ -24,51 +25,91 @@ from atelier.ink.codec import (
     VERSION,
     Begin,
     End,
-    InkBatch,
     InkError,
     Points,
+    Stroke,
     _decode_fast,
     _Doubt,
     decode_batch,
 )
-from atelier.ink.presence import InkPresence
+from atelier.ink.presence import InkPresence, marks_of
 
 _LOW, _HIGH = -MARGIN, CANVAS_SIZE + MARGIN
 
 
+_compiled: Callable[..., Any] | None
+try:
+    from atelier.ink._scan import scan as _compiled
+except ImportError:  # installed without a C compiler: the Python path alone
+    _compiled = None
+
+_TOOL_SETS = [
+    frozenset(t for bit, t in enumerate(("pen", "eraser", "undo", "clear")) if mask >> bit & 1)
+    for mask in range(16)
+]
+_Found = tuple[int, int, frozenset[str], bytes, Stroke | None]
+
+
+class Checked(NamedTuple):
+    """What the server needs of an accepted batch (its points stay in the bytes)."""
+
+    strokes_begun: int
+    points: int
+    tools: frozenset[str]
+    marks: bytes
+    """For InkPresence: one byte per stroke begun, clear or undo."""
+
+
+COMPILED = _compiled is not None
+"""Whether the common case runs in C (src/atelier/ink/_scan.c)."""
+
+
 class InkGuard:
-    __slots__ = ("count", "open", "p", "pressure", "strokes", "t", "x", "y")
+    __slots__ = ("compiled", "count", "open", "p", "pressure", "strokes", "t", "x", "y")
 
     def __init__(self) -> None:
+        self.compiled = COMPILED  # tests turn it off to check the Python path alike
         self.open = False
         self.pressure = False
         self.x = self.y = self.t = self.p = 0
         self.count = 0  # points of the open stroke
         self.strokes = 0  # strokes begun in this drawing, undone ones included
 
-    def check(self, data: bytes, allowed: frozenset[str] | None = None) -> InkBatch:
-        """The decoded batch, if it fits the drawing and uses only ``allowed``
+    def _one_pass(self, data: bytes) -> _Found | None:
+        """The common case in one pass (it checks the points against where the
+        open stroke really is); None when unsure, and then the exact path,
+        which names the error, decides."""
+        if self.compiled and _compiled is not None:
+            found = _compiled(data, self.open, self.x, self.y, self.t, self.p, self.count,
+                              self.pressure)
+            if found is None:
+                return None
+            begun, points, mask, marks, after = found
+            return begun, points, _TOOL_SETS[mask], marks, after
+        start = False if not self.open else (
+            self.x, self.y, self.t, self.p, self.count, self.pressure)
+        try:
+            batch, after = _decode_fast(data, start)
+        except _Doubt:
+            return None
+        return batch.strokes_begun, batch.points, batch.tools, marks_of(batch), after
+
+    def check(self, data: bytes, allowed: frozenset[str] | None = None) -> Checked:
+        """The batch's summary, if it fits the drawing and uses only ``allowed``
         tools (of pen, eraser, undo, clear); else InkError and no change."""
         if type(data) is bytes and 1 < len(data) <= MAX_BATCH_BYTES and data[0] == VERSION:
-            # The common case in one pass (the decoder checks the points
-            # against where the open stroke really is); anything the fast
-            # path is unsure of takes the exact path below, which names the error.
-            start = False if not self.open else (
-                self.x, self.y, self.t, self.p, self.count, self.pressure)
-            try:
-                batch, after = _decode_fast(data, start)
-            except _Doubt:
-                pass
-            else:
-                if (self.strokes + batch.strokes_begun <= MAX_STROKES_PER_DRAWING
-                        and (allowed is None or batch.tools <= allowed)):
-                    self.strokes += batch.strokes_begun
+            found = self._one_pass(data)
+            if found is not None:
+                begun, points, tools, marks, after = found
+                if (self.strokes + begun <= MAX_STROKES_PER_DRAWING
+                        and (allowed is None or tools <= allowed)):
+                    self.strokes += begun
                     if after is None:
                         self.open = False
                     else:
                         self.open = True
                         self.x, self.y, self.t, self.p, self.count, self.pressure = after
-                    return batch
+                    return Checked(begun, points, tools, marks)
         batch = decode_batch(data)
         if allowed is not None:
             for tool in ("pen", "eraser", "undo", "clear"):
@@ -121,7 +162,7 @@ class InkGuard:
             count,
         )
         self.strokes += batch.strokes_begun
-        return batch
+        return Checked(batch.strokes_begun, batch.points, batch.tools, marks_of(batch))
 
 
 def _first_bad_point(d: tuple[int, ...], x: int, y: int, p: int) -> None:
@@ -144,5 +185,5 @@ def restore(batches: Iterable[bytes]) -> tuple[InkGuard, InkPresence]:
     presence = InkPresence()
     for data in batches:
         with contextlib.suppress(InkError):
-            presence.apply(guard.check(data))
+            presence.apply(guard.check(data).marks)
     return guard, presence

@@ -12,7 +12,22 @@ from __future__ import annotations
 
 from atelier.ink.codec import Begin, Clear, InkBatch, Undo
 
-_PEN, _ERASER, _CLEAR = 1, 0, 2
+_PEN, _ERASER, _CLEAR, _UNDO = 1, 0, 2, 3
+"""A batch's marks: one byte per stroke begun, clear or undo, in order (the
+same bytes as the compiled guard's, src/atelier/ink/_scan.c)."""
+
+
+def marks_of(batch: InkBatch) -> bytes:
+    """The marks of a decoded batch."""
+    out = bytearray()
+    for op in batch.ops:
+        if isinstance(op, Begin):
+            out.append(_PEN if op.tool == "pen" else _ERASER)
+        elif isinstance(op, Undo):
+            out.append(_UNDO)
+        elif isinstance(op, Clear):
+            out.append(_CLEAR)
+    return bytes(out)
 
 
 class InkPresence:
@@ -22,22 +37,23 @@ class InkPresence:
         self._marks = bytearray()
         self._blank: bool | None = True  # None: to be worked out again
 
-    def apply(self, batch: InkBatch) -> None:
-        marks = self._marks
-        for op in batch.ops:
-            if isinstance(op, Begin):
-                if op.tool == "pen":
-                    marks.append(_PEN)
-                    self._blank = False
-                else:  # an eraser stroke adds no ink: blank stays as it was
-                    marks.append(_ERASER)
-            elif isinstance(op, Undo):
-                if marks:
-                    marks.pop()
+    def apply(self, marks: bytes) -> None:
+        """Follow a batch by its marks (``marks_of``; the guard returns them)."""
+        if not marks:
+            return
+        kept = self._marks
+        for mark in marks:
+            if mark == _UNDO:
+                if kept:
+                    kept.pop()
                     self._blank = None
-            elif isinstance(op, Clear):
-                marks.append(_CLEAR)
-                self._blank = True
+            else:
+                kept.append(mark)
+                if mark == _PEN:
+                    self._blank = False
+                elif mark == _CLEAR:
+                    self._blank = True
+                # an eraser stroke adds no ink: blank stays as it was
 
     @property
     def blank(self) -> bool:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from atelier.errors import RuleError
-from atelier.ink.codec import MAX_BATCH_BYTES, InkBatch
-from atelier.ink.guard import InkGuard
+from atelier.ink.codec import MAX_BATCH_BYTES
+from atelier.ink.guard import Checked, InkGuard
 from atelier.server.model import RoomModel
 from atelier.server.views import drawing_game, drawing_key
 
@@ -46,9 +46,9 @@ def seat_tools(room: RoomModel, now: InkRights, seat: int) -> frozenset[str] | N
 
 
 def check_batch(room: RoomModel, now: InkRights, player_id: str | None, data: bytes,
-                guards: dict[tuple[str, int], InkGuard]) -> tuple[str, int, InkBatch]:
-    """The drawing key the batch belongs to, the drawer's seat and the batch
-    decoded, if accepted (the guard then counts it); RuleError (InkError for the
+                guards: dict[tuple[str, int], InkGuard]) -> tuple[str, int, Checked]:
+    """The drawing key the batch belongs to, the drawer's seat and the batch's
+    summary, if accepted (the guard then counts it); RuleError (InkError for the
     ink itself) and no change if refused. ``now``: ``rights(room, ...)``."""
     key = now.key
     seat = None if player_id is None else now.seats.get(player_id)

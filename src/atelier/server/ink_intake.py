@@ -57,8 +57,7 @@ class InkIntake:
         presence = room.presence.get((key, seat))
         if presence is None:
             presence = room.presence[(key, seat)] = InkPresence()
-        if batch.tools:  # else only points of an open stroke: nothing to follow
-            presence.apply(batch)
+        presence.apply(batch.marks)  # nearly always none: points of an open stroke
         self.pending_ink.append((model.code, InkRow(key, seat, n, data)))
         fanout.relay_ink(room, key, seat, data, conn)
         return key, seat, n, presence
@@ -113,7 +112,7 @@ class InkIntake:
         guard = room.guards.setdefault((key, seat), InkGuard())
         presence = room.presence.setdefault((key, seat), InkPresence())
         with contextlib.suppress(RuleError):
-            presence.apply(guard.check(data))
+            presence.apply(guard.check(data).marks)
         room.add_ink(key, seat, data)
         fanout.relay_ink(room, key, seat, data, None)
 

@@ -1,0 +1,3 @@
+def scan(data: bytes, open: bool, x: int, y: int, t: int, p: int, count: int,
+         pressure: bool) -> tuple[int, int, int, bytes,
+                                  tuple[int, int, int, int, int, bool] | None] | None: ...
