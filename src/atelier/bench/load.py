@@ -86,31 +86,29 @@ class Player:
         counts = proc.counts
         if opcode == BINARY:
             got_by_seat = self.got
-            if proc.job.bundles:
-                i, n = 0, len(payload)
-                while i < n:
-                    got_by_seat[payload[i + 2]] += 1
-                    i += 2 + ((payload[i] << 8) | payload[i + 1])
-            else:
+            measuring = proc.t0 <= now < proc.t1
+            if not proc.job.bundles:
                 got_by_seat[payload[0]] += 1
-            if not (proc.t0 <= now < proc.t1):
-                return
-            sent = self.sent
-            if proc.job.bundles:
-                i, n = 0, len(payload)
-                got = 0
-                while i < n:
-                    size = (payload[i] << 8) | payload[i + 1]
-                    t = sent.get(payload[i + 2 : i + 2 + size])
-                    if t is not None:
-                        counts.latencies.append(int((now - t) * 1e6))
-                        got += 1
-                    i += 2 + size
-            else:
-                t = sent.get(payload)
-                got = 0 if t is None else 1
+                t = self.sent.get(payload) if measuring else None
                 if t is not None:
                     counts.latencies.append(int((now - t) * 1e6))
+                    counts.frames_received += 1
+                    counts.messages_received += 1
+                    counts.wire_out += wire
+                return
+            # one pass: count each frame by its drawer and, while measuring, time
+            # it (a memoryview slice is looked up by content without a copy)
+            sent, view, latencies = self.sent, memoryview(payload), counts.latencies
+            i, n, got = 0, len(payload), 0
+            while i < n:
+                size = (payload[i] << 8) | payload[i + 1]
+                got_by_seat[payload[i + 2]] += 1
+                if measuring:
+                    t = sent.get(view[i + 2 : i + 2 + size])  # type: ignore[call-overload]
+                    if t is not None:
+                        latencies.append(int((now - t) * 1e6))
+                        got += 1
+                i += 2 + size
             if got:
                 counts.frames_received += got
                 counts.messages_received += 1

@@ -90,7 +90,7 @@ class Connection:
         self._wake: asyncio.Future[None] | None = None
         self.bundles = bundles
         self._bundler: _Bundler | None = None  # this loop's, looked up once
-        self._ink: list[bytes] = []  # frames waiting for the next bundle
+        self._ink: list[bytes] = []  # frames waiting for the next bundle, length first
         self._ink_bytes = 0  # the bundle's size with the frames' length prefixes
 
     def send(self, message: Outgoing) -> None:
@@ -105,22 +105,31 @@ class Connection:
         self._put(message)
 
     def _gather(self, frame: bytes) -> None:
+        self.relay(len(frame).to_bytes(2, "big") + frame)
+
+    def relay(self, prefixed: bytes) -> None:
+        """Send one ink frame given after its u16 length, as bundles carry it
+        (made once per batch for all its watchers)."""
+        if self.closing:
+            return
+        if not self.bundles:
+            self._put(prefixed[2:])
+            return
         ink = self._ink
         if not ink:
             bundler = self._bundler
             if bundler is None:
                 bundler = self._bundler = _bundler()
             bundler.add(self)
-        ink.append(frame)
-        self._ink_bytes += 2 + len(frame)
+        ink.append(prefixed)
+        self._ink_bytes += len(prefixed)
         if self._ink_bytes >= BUNDLE_MAX_BYTES:
             self.flush_ink()
 
     def flush_ink(self) -> None:
-        """Queue the gathered ink as one bundle, each frame after its u16 length
-        (the shared timer calls this too)."""
+        """Queue the gathered ink as one bundle (the shared timer calls this too)."""
         if self._ink and not self.closing:
-            self._put(b"".join([len(f).to_bytes(2, "big") + f for f in self._ink]))
+            self._put(b"".join(self._ink))
         self._ink.clear()
         self._ink_bytes = 0
 

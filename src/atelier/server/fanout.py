@@ -6,6 +6,8 @@ Functions of a ``LiveRoom``, with no waiting and no other process involved
 
 from __future__ import annotations
 
+import struct
+
 from atelier.server import views
 from atelier.server.connection import Connection
 from atelier.server.live_room import LiveRoom
@@ -52,6 +54,9 @@ def sync_ink(room: LiveRoom, conn: Connection, force: bool = False) -> None:
             conn.send(prefix + batch)
 
 
+_HEAD = struct.Struct(">HB").pack
+
+
 def relay_ink(room: LiveRoom, key: str, seat: int, data: bytes,
               sender: Connection | None) -> None:
     """One batch to every other connection that sees that drawing now."""
@@ -59,10 +64,10 @@ def relay_ink(room: LiveRoom, key: str, seat: int, data: bytes,
     if watchers is None:
         watchers = room.watchers[(key, seat)] = [
             c for c in room.conns if c.ink_key == key and seat in c.visible]
-    frame = bytes([seat]) + data
+    prefixed = _HEAD(len(data) + 1, seat) + data  # bundles' length, then the frame
     for conn in watchers:
         if conn is not sender:
-            conn.send(frame)
+            conn.relay(prefixed)
 
 
 def recount_online(room: LiveRoom) -> set[str] | None:

@@ -57,7 +57,8 @@ class InkIntake:
         presence = room.presence.get((key, seat))
         if presence is None:
             presence = room.presence[(key, seat)] = InkPresence()
-        presence.apply(batch.marks)  # nearly always none: points of an open stroke
+        if batch.marks:  # else only points of an open stroke: nothing to follow
+            presence.apply(batch.marks)
         self.pending_ink.append((model.code, InkRow(key, seat, n, data)))
         fanout.relay_ink(room, key, seat, data, conn)
         return key, seat, n, presence

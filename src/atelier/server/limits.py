@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -52,15 +53,32 @@ class Strikes:
         return len(self.times) >= self.limit
 
 
+class InkAllowance:
+    """Two token buckets in one, for batches and for bytes, spent together once
+    per batch (the server's busiest path); a refusal spends nothing."""
+
+    __slots__ = ("batches", "bytes", "stamp")
+
+    def __init__(self) -> None:
+        self.batches, self.bytes = INK_FRAMES_BURST, INK_BYTES_BURST
+        self.stamp = -math.inf  # full, whenever the first batch comes
+
+    def take(self, size: int, now: float) -> bool:
+        gone = now - self.stamp
+        self.stamp = now
+        batches = min(INK_FRAMES_BURST, self.batches + gone * INK_FRAMES_PER_SECOND)
+        data = min(INK_BYTES_BURST, self.bytes + gone * INK_BYTES_PER_SECOND)
+        if batches >= 1 and data >= size:
+            self.batches, self.bytes = batches - 1, data - size
+            return True
+        self.batches, self.bytes = batches, data
+        return False
+
+
 @dataclass
 class Limits:
     messages: TokenBucket = field(
         default_factory=lambda: TokenBucket(MESSAGES_PER_SECOND, MESSAGES_BURST)
     )
-    ink_frames: TokenBucket = field(
-        default_factory=lambda: TokenBucket(INK_FRAMES_PER_SECOND, INK_FRAMES_BURST)
-    )
-    ink_bytes: TokenBucket = field(
-        default_factory=lambda: TokenBucket(INK_BYTES_PER_SECOND, INK_BYTES_BURST)
-    )
+    ink: InkAllowance = field(default_factory=InkAllowance)
     strikes: Strikes = field(default_factory=Strikes)

@@ -168,9 +168,7 @@ class Session:
         transport queues it for ``on_ink`` as any message."""
         if self.inflight is not None or self.conn.closing or self.rooms.ink_crosses(self.conn):
             return False
-        limits = self.conn.limits
-        now = time.monotonic()
-        if not (limits.ink_frames.take(1, now) and limits.ink_bytes.take(len(data), now)):
+        if not self.conn.limits.ink.take(len(data), time.monotonic()):
             self.refuse(RuleError("rate_limited"))
             return True
         try:
@@ -186,9 +184,7 @@ class Session:
         return True
 
     async def on_ink(self, data: bytes) -> None:
-        limits = self.conn.limits
-        now = time.monotonic()
-        if not (limits.ink_frames.take(1, now) and limits.ink_bytes.take(len(data), now)):
+        if not self.conn.limits.ink.take(len(data), time.monotonic()):
             self.refuse(RuleError("rate_limited"))
             return
         try:

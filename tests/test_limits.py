@@ -1,0 +1,25 @@
+"""A connection's ink buckets: a burst passes, a flood is refused, and a refusal
+spends nothing (the client's next batch is judged on what it really sent)."""
+
+from __future__ import annotations
+
+from atelier.server.limits import (
+    INK_BYTES_BURST,
+    INK_FRAMES_BURST,
+    INK_FRAMES_PER_SECOND,
+    Limits,
+)
+
+
+def test_a_burst_of_batches_passes_then_the_flood_is_refused_until_it_refills() -> None:
+    limits = Limits()
+    assert all(limits.ink.take(10, 5.0) for _ in range(int(INK_FRAMES_BURST)))
+    assert not limits.ink.take(10, 5.0)
+    assert limits.ink.take(10, 5.0 + 1.5 / INK_FRAMES_PER_SECOND)
+
+
+def test_a_batch_too_big_for_the_bytes_left_spends_no_batch() -> None:
+    limits = Limits()
+    assert not limits.ink.take(int(INK_BYTES_BURST) + 1, 5.0)
+    assert limits.ink.batches == INK_FRAMES_BURST  # nothing spent
+    assert all(limits.ink.take(10, 5.0) for _ in range(int(INK_FRAMES_BURST)))
