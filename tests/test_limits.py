@@ -23,3 +23,14 @@ def test_a_batch_too_big_for_the_bytes_left_spends_no_batch() -> None:
     assert not limits.ink.take(int(INK_BYTES_BURST) + 1, 5.0)
     assert limits.ink.batches == INK_FRAMES_BURST  # nothing spent
     assert all(limits.ink.take(10, 5.0) for _ in range(int(INK_FRAMES_BURST)))
+
+
+def test_the_wait_is_until_the_allowance_holds_the_batch() -> None:
+    limits = Limits()
+    while limits.ink.take(10, 5.0):
+        pass
+    wait = limits.ink.wait(10, 5.0)
+    assert 0 < wait <= 1 / INK_FRAMES_PER_SECOND
+    assert not limits.ink.take(10, 5.0 + wait / 2)
+    assert limits.ink.take(10, 5.0 + wait * 1.01)
+    assert limits.ink.wait(10, 100.0) == 0.0

@@ -8,6 +8,7 @@ import httpx
 
 from atelier.ink.codec import Begin, End, Points, Undo, encode_batch
 from atelier.ink.synth import DEVICES, record
+from atelier.server.limits import INK_FRAMES_BURST
 from conftest import Client, ServerProcess, open_client, seated_room
 
 
@@ -63,6 +64,23 @@ async def test_refused_ink(server: ServerProcess, clients: list[Client]) -> None
     assert (await bob.request({"t": "act", "action": {"type": "done"}}))["t"] == "ack"
     listing = httpx.get(f"{server.http}/api/rooms/{code}/drawings").json()
     assert listing == {"drawings": []}
+
+
+async def test_more_ink_at_once_than_the_allowance_holds_waits_and_is_all_relayed(
+    server: ServerProcess, clients: list[Client]
+) -> None:
+    """A bunch of batches beyond the ink allowance (as a busy server reads an
+    honest drawer's socket late) is slowed to the allowed rate, never refused:
+    a refused batch would break its stroke."""
+    code, (ann, _bob) = await seated_room(clients, server)
+    ann2 = await open_client(clients, server, code, token=ann.token)  # sees ann's ink
+    batches = [stroke(100 + i) for i in range(int(INK_FRAMES_BURST) + 240)]
+    for b in batches:
+        await ann.send(b)
+    for b in batches:
+        assert await ann2.expect("bin") == bytes([0]) + b
+    assert (await ann.request({"t": "ping"}))["t"] == "ack"
+    assert not [m for m in ann.log if isinstance(m, dict) and m.get("t") == "error"]
 
 
 async def test_reconnect_gets_seat_state_and_every_drawing(

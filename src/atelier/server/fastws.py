@@ -57,6 +57,11 @@ PING_SECONDS = 4.0
 """Silence after which the server pings; as long again without a word closes. Short,
 so a phone that drops off without closing shows as away within about 8 s (issue 11);
 a ping is a 2-byte frame."""
+EVENTS_HIGH = 256
+EVENTS_LOW = 64
+"""Messages waiting for the session at which the socket stops being read, and at
+which it is read again: a client cannot make the server hold more than a few
+hundred of its messages (ink beyond the allowance waits, socket.py)."""
 CLOSE_GRACE = 2.0
 PREFIX = b"GET /ws/"
 
@@ -150,6 +155,7 @@ class RoomSocket(asyncio.Protocol):
         self.fragments: list[bytes] = []
         self.fragment_opcode = 0
         self.heard = True
+        self.reading_paused = False  # messages piled up faster than the session takes them
         self.pinger: asyncio.TimerHandle | None = None
         self.task: asyncio.Task[None] | None = None
         self.key = ""
@@ -258,6 +264,10 @@ class RoomSocket(asyncio.Protocol):
 
     def _push(self, event: dict[str, Any]) -> None:
         self.events.append(event)
+        if len(self.events) >= EVENTS_HIGH and not self.reading_paused \
+                and self.transport is not None:
+            self.reading_paused = True  # the session is behind: TCP slows the client
+            self.transport.pause_reading()
         waiter = self.waiter
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
@@ -267,6 +277,10 @@ class RoomSocket(asyncio.Protocol):
             self.waiter = self.loop.create_future()
             await self.waiter
         event = self.events.popleft()
+        if self.reading_paused and len(self.events) <= EVENTS_LOW and not self.gone:
+            self.reading_paused = False
+            if self.transport is not None:
+                self.transport.resume_reading()
         if event["type"] == "websocket.disconnect":
             self.events.appendleft(event)  # every later receive says so too
         return event
@@ -333,7 +347,7 @@ class RoomSocket(asyncio.Protocol):
     def _ping(self) -> None:
         if self.closed or self.transport is None:
             return
-        if not self.heard:
+        if not self.heard and not self.reading_paused:  # paused: we are not listening
             self._close_frame(1011, "keepalive ping timeout")
             self._push({"type": "websocket.disconnect", "code": 1011})
             return

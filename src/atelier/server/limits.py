@@ -55,7 +55,10 @@ class Strikes:
 
 class InkAllowance:
     """Two token buckets in one, for batches and for bytes, spent together once
-    per batch (the server's busiest path); a refusal spends nothing."""
+    per batch (the server's busiest path); a refusal spends nothing. Ink beyond
+    it waits for it to refill rather than being refused (socket.py): a server
+    that reads a socket late sees honest batches in a bunch, and a refused batch
+    would break the stroke it belongs to."""
 
     __slots__ = ("batches", "bytes", "stamp")
 
@@ -73,6 +76,14 @@ class InkAllowance:
             return True
         self.batches, self.bytes = batches, data
         return False
+
+    def wait(self, size: int, now: float) -> float:
+        """Seconds until ``take(size)`` would succeed (a batch is never larger than
+        the byte burst, so it always will)."""
+        gone = now - self.stamp
+        short = max((1 - self.batches - gone * INK_FRAMES_PER_SECOND) / INK_FRAMES_PER_SECOND,
+                    (size - self.bytes - gone * INK_BYTES_PER_SECOND) / INK_BYTES_PER_SECOND)
+        return max(0.0, short)
 
 
 @dataclass

@@ -169,8 +169,7 @@ class Session:
         if self.inflight is not None or self.conn.closing or self.rooms.ink_crosses(self.conn):
             return False
         if not self.conn.limits.ink.take(len(data), time.monotonic()):
-            self.refuse(RuleError("rate_limited"))
-            return True
+            return False  # beyond the allowance: on_ink waits for it
         try:
             rest = self.rooms.accept_ink_now(self.conn, data)
         except RuleError as err:
@@ -184,9 +183,15 @@ class Session:
         return True
 
     async def on_ink(self, data: bytes) -> None:
-        if not self.conn.limits.ink.take(len(data), time.monotonic()):
-            self.refuse(RuleError("rate_limited"))
-            return
+        allowance = self.conn.limits.ink
+        while not allowance.take(len(data), time.monotonic()):
+            # More ink at once than the allowance holds: wait for it to refill (the
+            # transport stops reading this socket while messages pile up, so a flood
+            # is slowed by TCP). Never refused: the batches may be honest ones a
+            # busy server read late, and a refused batch breaks its stroke.
+            await asyncio.sleep(allowance.wait(len(data), time.monotonic()))
+            if self.conn.closing:
+                return
         try:
             await self.rooms.accept_ink(self.conn, data)
         except RuleError as err:
