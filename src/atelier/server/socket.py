@@ -15,6 +15,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from atelier.errors import RuleError
 from atelier.i18n import pick_language
+from atelier.ink.codec import MAX_BATCH_BYTES
 from atelier.server import model as m
 from atelier.server import protocol as p
 from atelier.server import views
@@ -183,6 +184,9 @@ class Session:
         return True
 
     async def on_ink(self, data: bytes) -> None:
+        if len(data) > MAX_BATCH_BYTES:  # refused at once: no allowance would ever hold it
+            self.refuse(RuleError("message_too_large", max=MAX_BATCH_BYTES))
+            return
         allowance = self.conn.limits.ink
         while not allowance.take(len(data), time.monotonic()):
             # More ink at once than the allowance holds: wait for it to refill (the
