@@ -4,12 +4,32 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from atelier.errors import RuleError
+from atelier.ink.batches import BatchLog
 from atelier.ink.codec import MAX_BATCH_BYTES
 from atelier.ink.guard import Checked, InkGuard
+from atelier.ink.presence import InkPresence
 from atelier.server.model import RoomModel
 from atelier.server.views import drawing_game, drawing_key
+
+if TYPE_CHECKING:  # live_room imports this module
+    from atelier.server.live_room import LiveRoom
+
+
+@dataclass(slots=True)
+class Drawer:
+    """What one player's batches need until the next event: the drawing, their
+    seat, the tools they may use, and their canvas's guard, presence and batches
+    (the room's own objects, looked up once rather than per batch)."""
+
+    key: str
+    seat: int
+    tools: frozenset[str]
+    guard: InkGuard
+    presence: InkPresence
+    batches: BatchLog | None = None  # the room's, once a batch is kept
 
 
 @dataclass(slots=True)
@@ -24,6 +44,8 @@ class InkRights:
     seats: dict[str, int]  # player id -> seat
     tools: dict[int, frozenset[str] | None] = field(default_factory=dict)
     """seat -> the tools it may use now, None if it may not draw (filled as asked)."""
+    drawers: dict[str, Drawer] = field(default_factory=dict)
+    """player id -> their Drawer (filled as they draw)."""
 
 
 def rights(room: RoomModel, cached: InkRights | None) -> InkRights:
@@ -45,21 +67,34 @@ def seat_tools(room: RoomModel, now: InkRights, seat: int) -> frozenset[str] | N
     return tools
 
 
-def check_batch(room: RoomModel, now: InkRights, player_id: str | None, data: bytes,
-                guards: dict[tuple[str, int], InkGuard]) -> tuple[str, int, Checked]:
-    """The drawing key the batch belongs to, the drawer's seat and the batch's
-    summary, if accepted (the guard then counts it); RuleError (InkError for the
-    ink itself) and no change if refused. ``now``: ``rights(room, ...)``."""
+def drawer(room: LiveRoom, now: InkRights, player_id: str | None) -> Drawer:
+    """The player's Drawer as of ``now`` (``rights(room.model, ...)``);
+    RuleError("cannot_draw") if they may not draw now."""
+    found = None if player_id is None else now.drawers.get(player_id)
+    if found is not None:
+        return found
     key = now.key
     seat = None if player_id is None else now.seats.get(player_id)
-    if key is None or seat is None:
+    if key is None or seat is None or player_id is None:
         raise RuleError("cannot_draw")
-    tools = seat_tools(room, now, seat)
+    tools = seat_tools(room.model, now, seat)
     if tools is None:
         raise RuleError("cannot_draw")
+    guard = room.guards.get((key, seat))
+    if guard is None:
+        guard = room.guards[(key, seat)] = InkGuard()
+    presence = room.presence.get((key, seat))
+    if presence is None:
+        presence = room.presence[(key, seat)] = InkPresence()
+    found = now.drawers[player_id] = Drawer(key, seat, tools, guard, presence)
+    return found
+
+
+def check_batch(room: LiveRoom, now: InkRights, player_id: str | None,
+                data: bytes) -> tuple[Drawer, Checked]:
+    """The drawer and the batch's summary, if accepted (the guard then counts
+    it); RuleError (InkError for the ink itself) and no change if refused."""
+    found = drawer(room, now, player_id)
     if len(data) > MAX_BATCH_BYTES:
         raise RuleError("message_too_large", max=MAX_BATCH_BYTES)
-    guard = guards.get((key, seat))
-    if guard is None:
-        guard = guards[(key, seat)] = InkGuard()
-    return key, seat, guard.check(data, tools)
+    return found, found.guard.check(data, found.tools)

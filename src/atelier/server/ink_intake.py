@@ -52,11 +52,11 @@ class InkIntake:
         number, what the canvas shows now). RuleError, and no change, if refused."""
         model = room.model
         now = room.rights = rights(model, room.rights)
-        key, seat, batch = check_batch(model, now, conn.player_id, data, room.guards)
-        n = room.add_ink(key, seat, data)
-        presence = room.presence.get((key, seat))
-        if presence is None:
-            presence = room.presence[(key, seat)] = InkPresence()
+        drawer, batch = check_batch(room, now, conn.player_id, data)
+        key, seat, presence, batches = drawer.key, drawer.seat, drawer.presence, drawer.batches
+        if batches is None:  # made on the first batch kept, not on a refused one
+            batches = drawer.batches = room.batch_log(key, seat)
+        n = batches.append(data)
         if batch.marks:  # else only points of an open stroke: nothing to follow
             presence.apply(batch.marks)
         self.pending_ink.append((model.code, InkRow(key, seat, n, data)))

@@ -96,12 +96,16 @@ class LiveRoom:
         """A commit or a computer's move is under way."""
         return self.lock.locked() or (self.bots is not None and not self.bots.done())
 
-    def add_ink(self, key: str, seat: int, data: bytes) -> int:
+    def batch_log(self, key: str, seat: int) -> BatchLog:
+        """The batches of one drawing, made when its first one is kept."""
         by_seat = self.ink.setdefault(key, {})
         batches = by_seat.get(seat)
         if batches is None:
             batches = by_seat[seat] = BatchLog()
-        return batches.append(data)
+        return batches
+
+    def add_ink(self, key: str, seat: int, data: bytes) -> int:
+        return self.batch_log(key, seat).append(data)
 
     def strokes(self, key: str, seat: int) -> int:
         guard = self.guards.get((key, seat))
