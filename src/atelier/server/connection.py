@@ -126,6 +126,21 @@ class Connection:
         if self._ink_bytes >= BUNDLE_MAX_BYTES:
             self.flush_ink()
 
+    def relay_to(self, watchers: list[Connection], prefixed: bytes) -> None:
+        """``relay`` to each of ``watchers`` but this connection (the sender), the
+        common case (a bundle already gathering, with room) without a call each:
+        this runs for every batch times every watcher."""
+        size = len(prefixed)
+        for conn in watchers:
+            if conn is self:
+                continue
+            ink = conn._ink  # only a bundling connection gathers
+            if ink and conn._ink_bytes + size < BUNDLE_MAX_BYTES and not conn.closing:
+                ink.append(prefixed)  # the shared timer already waits to flush it
+                conn._ink_bytes += size
+            else:
+                conn.relay(prefixed)
+
     def flush_ink(self) -> None:
         """Queue the gathered ink as one bundle (the shared timer calls this too)."""
         if self._ink and not self.closing:

@@ -65,8 +65,10 @@ def relay_ink(room: LiveRoom, key: str, seat: int, data: bytes,
         watchers = room.watchers[(key, seat)] = [
             c for c in room.conns if c.ink_key == key and seat in c.visible]
     prefixed = _HEAD(len(data) + 1, seat) + data  # bundles' length, then the frame
-    for conn in watchers:
-        if conn is not sender:
+    if sender is not None:
+        sender.relay_to(watchers, prefixed)
+    else:
+        for conn in watchers:
             conn.relay(prefixed)
 
 

@@ -167,7 +167,9 @@ class Session:
         kept and relayed without a task switch or an event object, which is most
         of the server's work at 100 rooms (docs/performance.md). False: the
         transport queues it for ``on_ink`` as any message."""
-        if self.inflight is not None or self.conn.closing or self.rooms.ink_crosses(self.conn):
+        rooms = self.rooms
+        if self.inflight is not None or self.conn.closing or (
+                rooms.hub.shared and rooms.ink_crosses(self.conn)):
             return False
         if not self.conn.limits.ink.take(len(data), time.monotonic()):
             return False  # beyond the allowance: on_ink waits for it
