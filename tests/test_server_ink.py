@@ -81,6 +81,7 @@ async def test_more_ink_at_once_than_the_allowance_holds_waits_and_is_all_relaye
         assert await ann2.expect("bin") == bytes([0]) + b
     assert (await ann.request({"t": "ping"}))["t"] == "ack"
     assert not [m for m in ann.log if isinstance(m, dict) and m.get("t") == "error"]
+    assert httpx.get(f"{server.http}/healthz").json()["ink_waits"] > 0  # the operator sees it
 
 
 async def test_reconnect_gets_seat_state_and_every_drawing(

@@ -204,7 +204,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return {"ok": True, "rooms_loaded": len(rooms.loaded), "rooms_unloaded": rooms.unloaded,
                 # rooms another process holds too (their ink crosses), and what crossed
                 "rooms_shared": sum(r.held_elsewhere(now) for r in rooms.loaded.values()),
-                "hub_published": dict(rooms.hub.published)}
+                "hub_published": dict(rooms.hub.published),
+                # batches that waited for their sender's allowance: a flood, or a
+                # server reading its sockets late (docs/performance.md)
+                "ink_waits": rooms.ink_waits}
 
     @app.get("/api/strings/{lang}")
     async def strings(lang: str, request: Request) -> Response:

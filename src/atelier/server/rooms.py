@@ -83,6 +83,7 @@ class Rooms:
         self.idle_seconds = idle_seconds
         self.loaded: dict[str, LiveRoom] = {}
         self.unloaded = 0  # rooms that left memory since the start
+        self.ink_waits = 0  # batches that waited for their sender's ink allowance
         self._loading: dict[str, tuple[asyncio.Lock, int]] = {}
         self._sweeper: asyncio.Task[None] | None = None
         self._holder: asyncio.Task[None] | None = None

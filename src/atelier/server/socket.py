@@ -190,14 +190,18 @@ class Session:
             self.refuse(RuleError("message_too_large", max=MAX_BATCH_BYTES))
             return
         allowance = self.conn.limits.ink
-        while not allowance.take(len(data), time.monotonic()):
+        if not allowance.take(len(data), time.monotonic()):
             # More ink at once than the allowance holds: wait for it to refill (the
             # transport stops reading this socket while messages pile up, so a flood
             # is slowed by TCP). Never refused: the batches may be honest ones a
             # busy server read late, and a refused batch breaks its stroke.
-            await asyncio.sleep(allowance.wait(len(data), time.monotonic()))
-            if self.conn.closing:
-                return
+            self.rooms.ink_waits += 1  # /healthz
+            while True:
+                await asyncio.sleep(allowance.wait(len(data), time.monotonic()))
+                if self.conn.closing:
+                    return
+                if allowance.take(len(data), time.monotonic()):
+                    break
         try:
             await self.rooms.accept_ink(self.conn, data)
         except RuleError as err:
