@@ -80,12 +80,7 @@ def drawer(room: LiveRoom, now: InkRights, player_id: str | None) -> Drawer:
     tools = seat_tools(room.model, now, seat)
     if tools is None:
         raise RuleError("cannot_draw")
-    guard = room.guards.get((key, seat))
-    if guard is None:
-        guard = room.guards[(key, seat)] = InkGuard()
-    presence = room.presence.get((key, seat))
-    if presence is None:
-        presence = room.presence[(key, seat)] = InkPresence()
+    guard, presence = room.canvas(key, seat)
     found = now.drawers[player_id] = Drawer(key, seat, tools, guard, presence)
     return found
 

@@ -17,7 +17,6 @@ from typing import Any
 from atelier.errors import RuleError
 from atelier.games.core import SYSTEM
 from atelier.hub import Hub, HubMessage
-from atelier.ink.guard import InkGuard
 from atelier.ink.presence import InkPresence
 from atelier.server import fanout
 from atelier.server.connection import Connection
@@ -110,8 +109,7 @@ class InkIntake:
         """Keep and relay a batch another process checked and stored."""
         if n < len(room.ink.get(key, {}).get(seat, ())):
             return  # already here (sent on connect)
-        guard = room.guards.setdefault((key, seat), InkGuard())
-        presence = room.presence.setdefault((key, seat), InkPresence())
+        guard, presence = room.canvas(key, seat)
         with contextlib.suppress(RuleError):
             presence.apply(guard.check(data).marks)
         room.add_ink(key, seat, data)

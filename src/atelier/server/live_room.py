@@ -96,6 +96,16 @@ class LiveRoom:
         """A commit or a computer's move is under way."""
         return self.lock.locked() or (self.bots is not None and not self.bots.done())
 
+    def canvas(self, key: str, seat: int) -> tuple[InkGuard, InkPresence]:
+        """The guard and presence of one drawing, made when first asked for."""
+        guard = self.guards.get((key, seat))
+        if guard is None:
+            guard = self.guards[(key, seat)] = InkGuard()
+        presence = self.presence.get((key, seat))
+        if presence is None:
+            presence = self.presence[(key, seat)] = InkPresence()
+        return guard, presence
+
     def batch_log(self, key: str, seat: int) -> BatchLog:
         """The batches of one drawing, made when its first one is kept."""
         by_seat = self.ink.setdefault(key, {})
