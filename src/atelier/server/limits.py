@@ -66,24 +66,29 @@ class InkAllowance:
         self.batches, self.bytes = INK_FRAMES_BURST, INK_BYTES_BURST
         self.stamp = -math.inf  # full, whenever the first batch comes
 
-    def take(self, size: int, now: float) -> bool:
+    def _refilled(self, now: float) -> tuple[float, float]:
         gone = now - self.stamp
+        return (min(INK_FRAMES_BURST, self.batches + gone * INK_FRAMES_PER_SECOND),
+                min(INK_BYTES_BURST, self.bytes + gone * INK_BYTES_PER_SECOND))
+
+    def take(self, size: int, now: float) -> bool:
+        batches, data = self._refilled(now)
         self.stamp = now
-        batches = min(INK_FRAMES_BURST, self.batches + gone * INK_FRAMES_PER_SECOND)
-        data = min(INK_BYTES_BURST, self.bytes + gone * INK_BYTES_PER_SECOND)
         if batches >= 1 and data >= size:
             self.batches, self.bytes = batches - 1, data - size
             return True
         self.batches, self.bytes = batches, data
         return False
 
+    def holds(self, size: int) -> bool:
+        """Whether a batch of ``size`` bytes can ever be taken (not above the burst)."""
+        return size <= INK_BYTES_BURST
+
     def wait(self, size: int, now: float) -> float:
-        """Seconds until ``take(size)`` would succeed (a batch is never larger than
-        the byte burst, so it always will)."""
-        gone = now - self.stamp
-        short = max((1 - self.batches - gone * INK_FRAMES_PER_SECOND) / INK_FRAMES_PER_SECOND,
-                    (size - self.bytes - gone * INK_BYTES_PER_SECOND) / INK_BYTES_PER_SECOND)
-        return max(0.0, short)
+        """Seconds until ``take(size)`` would succeed, for a size it ``holds``."""
+        batches, data = self._refilled(now)
+        return max(0.0, (1 - batches) / INK_FRAMES_PER_SECOND,
+                   (size - data) / INK_BYTES_PER_SECOND)
 
 
 @dataclass
