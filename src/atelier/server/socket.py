@@ -15,7 +15,6 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from atelier.errors import RuleError
 from atelier.i18n import pick_language
-from atelier.ink.codec import MAX_BATCH_BYTES
 from atelier.server import model as m
 from atelier.server import protocol as p
 from atelier.server import views
@@ -167,9 +166,7 @@ class Session:
         kept and relayed without a task switch or an event object, which is most
         of the server's work at 100 rooms (docs/performance.md). False: the
         transport queues it for ``on_ink`` as any message."""
-        rooms = self.rooms
-        if self.inflight is not None or self.conn.closing or (
-                rooms.hub.shared and rooms.ink_crosses(self.conn)):
+        if self.inflight is not None or self.conn.closing or self.rooms.ink_crosses(self.conn):
             return False
         if not self.conn.limits.ink.take(len(data), time.monotonic()):
             return False  # beyond the allowance: on_ink waits for it
@@ -186,11 +183,9 @@ class Session:
         return True
 
     async def on_ink(self, data: bytes) -> None:
-        if len(data) > MAX_BATCH_BYTES:  # refused at once: no allowance would ever hold it
-            self.refuse(RuleError("message_too_large", max=MAX_BATCH_BYTES))
-            return
         allowance = self.conn.limits.ink
-        if not allowance.take(len(data), time.monotonic()):
+        # a message no allowance could hold goes straight on, to be refused as too large
+        if allowance.holds(len(data)) and not allowance.take(len(data), time.monotonic()):
             # More ink at once than the allowance holds: wait for it to refill (the
             # transport stops reading this socket while messages pile up, so a flood
             # is slowed by TCP). Never refused: the batches may be honest ones a
