@@ -47,8 +47,9 @@ def test_bench_needs_only_a_plain_install() -> None:
 
 def test_bench_floor_compares_with_the_lean_relay() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "atelier", "bench", "ink", "--floor", "--rooms", "1",
-         "--players", "2", "--seconds", "1", "--load-processes", "1"],
+        # enough ink that each server's CPU time is some clock ticks (10 ms each)
+        [sys.executable, "-m", "atelier", "bench", "ink", "--floor", "--rooms", "2",
+         "--players", "3", "--seconds", "2", "--load-processes", "1"],
         capture_output=True, text=True, timeout=180, check=True,
     ).stdout
     assert "== floor ==" in out and "== atelier ==" in out
