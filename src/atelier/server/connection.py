@@ -38,11 +38,14 @@ Outgoing = str | bytes | tuple[int, str]  # (code, reason) closes
 
 
 class _Bundler:
-    """Flushes every connection's gathered ink on one shared timer, so a busy
-    server wakes once per interval rather than once per connection."""
+    """Flushes gathered ink on one shared timer, so a busy server wakes once per
+    interval rather than once per connection: connections that gathered ink
+    one frame at a time (``relay``), and groups that gathered it for many
+    connections at once (a room's live ink, ``fanout.relay_ink``)."""
 
     def __init__(self) -> None:
         self.waiting: set[Connection] = set()
+        self.groups: list[Callable[[], None]] = []
         self.timer: asyncio.TimerHandle | None = None
 
     def add(self, conn: Connection) -> None:
@@ -50,8 +53,17 @@ class _Bundler:
         if self.timer is None:
             self.timer = asyncio.get_running_loop().call_later(BUNDLE_SECONDS, self.flush)
 
+    def add_group(self, flush: Callable[[], None]) -> None:
+        """Call ``flush`` at the end of this interval (it flushes its connections)."""
+        self.groups.append(flush)
+        if self.timer is None:
+            self.timer = asyncio.get_running_loop().call_later(BUNDLE_SECONDS, self.flush)
+
     def flush(self) -> None:
         self.timer = None
+        groups, self.groups = self.groups, []
+        for flush_group in groups:
+            flush_group()
         waiting, self.waiting = self.waiting, set()
         for conn in waiting:
             conn.flush_ink()
@@ -60,7 +72,7 @@ class _Bundler:
 _bundlers: dict[asyncio.AbstractEventLoop, _Bundler] = {}
 
 
-def _bundler() -> _Bundler:
+def bundler() -> _Bundler:
     loop = asyncio.get_running_loop()
     found = _bundlers.get(loop)
     if found is None:
@@ -117,35 +129,42 @@ class Connection:
             return
         ink = self._ink
         if not ink:
-            bundler = self._bundler
-            if bundler is None:
-                bundler = self._bundler = _bundler()
-            bundler.add(self)
+            timer = self._bundler
+            if timer is None:
+                timer = self._bundler = bundler()
+            timer.add(self)
         ink.append(prefixed)
         self._ink_bytes += len(prefixed)
         if self._ink_bytes >= BUNDLE_MAX_BYTES:
             self.flush_ink()
 
-    def relay_to(self, watchers: list[Connection], prefixed: bytes) -> None:
-        """``relay`` to each of ``watchers`` but this connection (the sender), the
-        common case (a bundle already gathering, with room) without a call each:
-        this runs for every batch times every watcher."""
-        size = len(prefixed)
-        for conn in watchers:
-            if conn is self:
-                continue
-            ink = conn._ink  # only a bundling connection gathers
-            if ink and conn._ink_bytes + size < BUNDLE_MAX_BYTES and not conn.closing:
-                ink.append(prefixed)  # the shared timer already waits to flush it
-                conn._ink_bytes += size
-            else:
-                conn.relay(prefixed)
+    def gatherer(self) -> Callable[[bytes], None] | None:
+        """For a bundling connection, what adds a frame (after its u16 length) to
+        the bundle it is gathering, for whoever makes sure the bundle is flushed
+        (``bundler().add_group``); None for one that gets a message per frame.
+        Live ink is gathered this way, one call per watcher and batch: it is the
+        server's busiest loop (docs/performance.md)."""
+        return self._ink.append if self.bundles else None
 
     def flush_ink(self) -> None:
-        """Queue the gathered ink as one bundle (the shared timer calls this too)."""
-        if self._ink and not self.closing:
-            self._put(b"".join(self._ink))
-        self._ink.clear()
+        """Queue the gathered ink as one bundle, or several if it is larger than
+        ``BUNDLE_MAX_BYTES`` (the shared timer calls this too)."""
+        ink = self._ink
+        if ink and not self.closing:
+            whole = b"".join(ink)
+            if len(whole) <= BUNDLE_MAX_BYTES:
+                self._put(whole)
+            else:
+                part: list[bytes] = []
+                size = 0
+                for entry in ink:
+                    if part and size + len(entry) > BUNDLE_MAX_BYTES:
+                        self._put(b"".join(part))
+                        part, size = [], 0
+                    part.append(entry)
+                    size += len(entry)
+                self._put(b"".join(part))
+        ink.clear()  # the same list: gatherers hold its append
         self._ink_bytes = 0
 
     def _put(self, message: Outgoing) -> None:

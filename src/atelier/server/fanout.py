@@ -7,9 +7,11 @@ Functions of a ``LiveRoom``, with no waiting and no other process involved
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from atelier.server import views
-from atelier.server.connection import Connection
+from atelier.server.connection import Connection, bundler
 from atelier.server.live_room import LiveRoom
 
 
@@ -35,14 +37,14 @@ def sync_ink(room: LiveRoom, conn: Connection, force: bool = False) -> None:
     key = views.drawing_key(model)
     if key is None:
         if conn.ink_key is not None or conn.visible:
-            room.watchers.clear()
+            room.fans.clear()
         conn.ink_key, conn.visible = None, frozenset()
         return
     visible = views.visible_drawers(model, model.seat_of(conn.player_id))
     fresh = force or key != conn.ink_key
     new = visible if fresh else visible - conn.visible
     if key != conn.ink_key or visible != conn.visible:
-        room.watchers.clear()
+        room.fans.clear()
     conn.ink_key, conn.visible = key, visible
     if not (fresh or new):
         return
@@ -57,19 +59,46 @@ def sync_ink(room: LiveRoom, conn: Connection, force: bool = False) -> None:
 _HEAD = struct.Struct(">HB").pack
 
 
+@dataclass(slots=True)
+class Fan:
+    """Where one drawing's batches from one sender go: made once, used for every
+    batch until someone comes, goes or comes to see differently."""
+
+    gather: list[Callable[[bytes], None]]
+    """Each bundling watcher's gatherer (``Connection.gatherer``)."""
+    single: list[Connection]
+    """Watchers that take a message per frame."""
+
+
+def _fan(room: LiveRoom, key: str, seat: int, sender: Connection | None) -> Fan:
+    gather, single = [], []
+    for conn in room.conns:
+        if conn is sender or conn.ink_key != key or seat not in conn.visible:
+            continue
+        add = conn.gatherer()
+        if add is None:
+            single.append(conn)
+        else:
+            gather.append(add)
+    return Fan(gather, single)
+
+
 def relay_ink(room: LiveRoom, key: str, seat: int, data: bytes,
               sender: Connection | None) -> None:
-    """One batch to every other connection that sees that drawing now."""
-    watchers = room.watchers.get((key, seat))
-    if watchers is None:
-        watchers = room.watchers[(key, seat)] = [
-            c for c in room.conns if c.ink_key == key and seat in c.visible]
+    """One batch to every other connection that sees that drawing now: gathered
+    into their bundles (flushed together on the shared timer) with one call
+    each, this being the busiest loop of the server."""
+    fan = room.fans.get((key, seat, sender))
+    if fan is None:
+        fan = room.fans[(key, seat, sender)] = _fan(room, key, seat, sender)
     prefixed = _HEAD(len(data) + 1, seat) + data  # bundles' length, then the frame
-    if sender is not None:
-        sender.relay_to(watchers, prefixed)
-    else:
-        for conn in watchers:
-            conn.relay(prefixed)
+    for add in fan.gather:
+        add(prefixed)
+    for conn in fan.single:
+        conn.relay(prefixed)
+    if fan.gather and not room.gathering:
+        room.gathering = True
+        bundler().add_group(room.flush_ink)
 
 
 def recount_online(room: LiveRoom) -> set[str] | None:

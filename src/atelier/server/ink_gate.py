@@ -1,5 +1,6 @@
-"""Whether an ink batch may go in: the game's rights now, then the drawing's guard
-(format, bounds, tools, stroke budget: ``atelier.ink.guard``)."""
+"""Who may draw now, and with what: the game's answer as of the last logged event,
+and each drawer's canvas (whose guard then checks the ink itself: format,
+bounds, tools, stroke budget, ``atelier.ink.guard``; ``ink_intake.take``)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,7 @@ from typing import TYPE_CHECKING
 
 from atelier.errors import RuleError
 from atelier.ink.batches import BatchLog
-from atelier.ink.codec import MAX_BATCH_BYTES
-from atelier.ink.guard import Checked, InkGuard
+from atelier.ink.guard import InkGuard
 from atelier.ink.presence import InkPresence
 from atelier.server.model import RoomModel
 from atelier.server.views import drawing_game, drawing_key
@@ -83,13 +83,3 @@ def drawer(room: LiveRoom, now: InkRights, player_id: str | None) -> Drawer:
     guard, presence = room.canvas(key, seat)
     found = now.drawers[player_id] = Drawer(key, seat, tools, guard, presence)
     return found
-
-
-def check_batch(room: LiveRoom, now: InkRights, player_id: str | None,
-                data: bytes) -> tuple[Drawer, Checked]:
-    """The drawer and the batch's summary, if accepted (the guard then counts
-    it); RuleError (InkError for the ink itself) and no change if refused."""
-    found = drawer(room, now, player_id)
-    if len(data) > MAX_BATCH_BYTES:
-        raise RuleError("message_too_large", max=MAX_BATCH_BYTES)
-    return found, found.guard.check(data, found.tools)

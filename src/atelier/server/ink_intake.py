@@ -17,10 +17,11 @@ from typing import Any
 from atelier.errors import RuleError
 from atelier.games.core import SYSTEM
 from atelier.hub import Hub, HubMessage
+from atelier.ink.codec import MAX_BATCH_BYTES
 from atelier.ink.presence import InkPresence
-from atelier.server import fanout
+from atelier.server import fanout, ink_gate
 from atelier.server.connection import Connection
-from atelier.server.ink_gate import check_batch, rights
+from atelier.server.ink_gate import rights
 from atelier.server.live_room import LiveRoom
 from atelier.server.model import Event, RoomModel, decide_action
 from atelier.store import InkRow, Store
@@ -50,28 +51,40 @@ class InkIntake:
         """Check, keep and relay one batch, all without waiting: (key, seat, batch
         number, what the canvas shows now). RuleError, and no change, if refused."""
         model = room.model
-        now = room.rights = rights(model, room.rights)
-        drawer, batch = check_batch(room, now, conn.player_id, data)
-        key, seat, presence, batches = drawer.key, drawer.seat, drawer.presence, drawer.batches
+        now = room.rights
+        if now is None or now.seq != model.seq:
+            now = room.rights = rights(model, now)
+        drawer = now.drawers.get(conn.player_id)  # type: ignore[arg-type]
+        if drawer is None:
+            drawer = ink_gate.drawer(room, now, conn.player_id)
+        if len(data) > MAX_BATCH_BYTES:
+            raise RuleError("message_too_large", max=MAX_BATCH_BYTES)
+        marks = drawer.guard.check(data, drawer.tools).marks
+        key, seat, batches = drawer.key, drawer.seat, drawer.batches
         if batches is None:  # made on the first batch kept, not on a refused one
             batches = drawer.batches = room.batch_log(key, seat)
         n = batches.append(data)
-        if batch.marks:  # else only points of an open stroke: nothing to follow
-            presence.apply(batch.marks)
+        if marks:  # else only points of an open stroke: nothing to follow
+            drawer.presence.apply(marks)
         self.pending_ink.append((model.code, InkRow(key, seat, n, data)))
         fanout.relay_ink(room, key, seat, data, conn)
-        return key, seat, n, presence
+        return key, seat, n, drawer.presence
 
-    def accept_now(self, room: LiveRoom, conn: Connection,
-                   data: bytes) -> Awaitable[None] | None:
+    def accept_now(self, conn: Connection, data: bytes) -> Awaitable[None] | None:
         """The transport's direct path: ``take``, then what is left to await (a
         canvas report for the rules), or None. Only for ink no other process
         needs (``Rooms.ink_crosses``): ``accept`` publishes it in order."""
+        room = conn.room
+        assert room is not None
         _key, seat, _n, presence = self.take(room, conn, data)
+        if room.canvas_action is None:  # most games: nothing to tell the rules
+            return None
         action = self._canvas_action(room, seat, presence)
         return None if action is None else self._commit_canvas(room, action)
 
-    async def accept(self, room: LiveRoom, conn: Connection, data: bytes) -> None:
+    async def accept(self, conn: Connection, data: bytes) -> None:
+        room = conn.room
+        assert room is not None
         key, seat, n, presence = self.take(room, conn, data)
         if self.hub.shared and room.held_elsewhere(time.monotonic()):
             await self.hub.publish(

@@ -72,8 +72,15 @@ class InkAllowance:
                 min(INK_BYTES_BURST, self.bytes + gone * INK_BYTES_PER_SECOND))
 
     def take(self, size: int, now: float) -> bool:
-        batches, data = self._refilled(now)
+        # _refilled written out: this runs for every batch
+        gone = now - self.stamp
         self.stamp = now
+        batches = self.batches + gone * INK_FRAMES_PER_SECOND
+        if batches > INK_FRAMES_BURST:
+            batches = INK_FRAMES_BURST
+        data = self.bytes + gone * INK_BYTES_PER_SECOND
+        if data > INK_BYTES_BURST:
+            data = INK_BYTES_BURST
         if batches >= 1 and data >= size:
             self.batches, self.bytes = batches - 1, data - size
             return True

@@ -13,7 +13,7 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from atelier.games.core import DrawingGame
 from atelier.ink.batches import BatchLog
@@ -22,6 +22,9 @@ from atelier.ink.presence import InkPresence
 from atelier.server.connection import Connection
 from atelier.server.ink_gate import InkRights
 from atelier.server.model import RoomModel
+
+if TYPE_CHECKING:  # fanout imports this module
+    from atelier.server.fanout import Fan
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 6
@@ -62,9 +65,11 @@ class LiveRoom:
     bots_again: bool = False
     active_at: float = field(default_factory=time.monotonic)  # last connection or change
     rights: InkRights | None = None  # who may draw now (ink_gate), until the next event
-    watchers: dict[tuple[str, int], list[Connection]] = field(default_factory=dict)
-    """(drawing key, seat) -> the connections that see that ink live (fanout.relay_ink);
-    emptied whenever a connection comes, goes or comes to see differently."""
+    fans: dict[tuple[str, int, Connection | None], Fan] = field(default_factory=dict)
+    """(drawing key, seat, sender) -> where that sender's batches of that drawing
+    go (fanout.relay_ink); emptied whenever a connection comes, goes or comes
+    to see differently."""
+    gathering: bool = False  # live ink waits in bundles for flush_ink
     # the rules' canvas_action (DrawingGame), looked up once: asked after every batch
     canvas_action: Callable[[Any, int, bool], dict[str, Any] | None] | None = field(init=False)
 
@@ -120,6 +125,12 @@ class LiveRoom:
     def strokes(self, key: str, seat: int) -> int:
         guard = self.guards.get((key, seat))
         return 0 if guard is None else guard.strokes
+
+    def flush_ink(self) -> None:
+        """Send every connection the ink gathered for it (the bundle timer calls this)."""
+        self.gathering = False
+        for conn in self.conns:
+            conn.flush_ink()
 
     def unseat_removed(self) -> list[Connection]:
         """Connections whose player is no longer in the game (they left or were

@@ -18,7 +18,7 @@ import gc
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 from atelier.errors import RuleError
@@ -310,7 +310,7 @@ class Rooms:
         conn.room = room
         conn.player_id = player_id
         room.conns.add(conn)
-        room.watchers.clear()
+        room.fans.clear()
         room.active_at = time.monotonic()
         conn.send(views.welcome_message(room.model, player_id))
         self._recount_online(room)
@@ -321,7 +321,7 @@ class Rooms:
         if room is None or conn not in room.conns:
             return
         room.conns.discard(conn)
-        room.watchers.clear()
+        room.fans.clear()
         room.active_at = time.monotonic()
         self._recount_online(room)
         fanout.push_states(room)
@@ -332,16 +332,6 @@ class Rooms:
             self._spawn(self.hub.publish(
                 HubMessage(room.code, "presence", self.hub.origin, {"online": sorted(online)})
             ))
-
-    # -- ink (ink_intake does the work; the connection says which room) ------------
-
-    def accept_ink_now(self, conn: Connection, data: bytes) -> Awaitable[None] | None:
-        assert conn.room is not None
-        return self.ink.accept_now(conn.room, conn, data)
-
-    async def accept_ink(self, conn: Connection, data: bytes) -> None:
-        assert conn.room is not None
-        await self.ink.accept(conn.room, conn, data)
 
     # -- other processes ------------------------------------------------------------
     # Routing by room code (workers.py, docs/deploy.md) gives a room one process,
@@ -362,9 +352,10 @@ class Rooms:
 
     def ink_crosses(self, conn: Connection) -> bool:
         """Whether this connection's ink must also go to another process."""
+        if not self.hub.shared:
+            return False
         room = conn.room
-        return (self.hub.shared and room is not None
-                and room.held_elsewhere(time.monotonic()))
+        return room is not None and room.held_elsewhere(time.monotonic())
 
     async def on_hub(self, msg: HubMessage) -> None:
         room = self.loaded.get(msg.room)

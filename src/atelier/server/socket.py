@@ -166,12 +166,13 @@ class Session:
         kept and relayed without a task switch or an event object, which is most
         of the server's work at 100 rooms (docs/performance.md). False: the
         transport queues it for ``on_ink`` as any message."""
-        if self.inflight is not None or self.conn.closing or self.rooms.ink_crosses(self.conn):
+        conn, rooms = self.conn, self.rooms
+        if self.inflight is not None or conn.closing or rooms.ink_crosses(conn):
             return False
-        if not self.conn.limits.ink.take(len(data), time.monotonic()):
+        if not conn.limits.ink.take(len(data), time.monotonic()):
             return False  # beyond the allowance: on_ink waits for it
         try:
-            rest = self.rooms.accept_ink_now(self.conn, data)
+            rest = rooms.ink.accept_now(conn, data)
         except RuleError as err:
             self.refuse(err)
         except Exception:
@@ -198,7 +199,7 @@ class Session:
                 if allowance.take(len(data), time.monotonic()):
                     break
         try:
-            await self.rooms.accept_ink(self.conn, data)
+            await self.rooms.ink.accept(self.conn, data)
         except RuleError as err:
             self.refuse(err)
         except Exception:
