@@ -30,6 +30,10 @@ class Drawer:
     guard: InkGuard
     presence: InkPresence
     batches: BatchLog | None = None  # the room's, once a batch is kept
+    quiet: bool | None = None
+    """A canvas state (blank or not) the rules had nothing to say about
+    (``DrawingGame.canvas_action``): they answer from the state, which stays
+    as it is until the next event, and then the drawer is made anew."""
 
 
 @dataclass(slots=True)

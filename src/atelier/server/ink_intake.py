@@ -18,10 +18,9 @@ from atelier.errors import RuleError
 from atelier.games.core import SYSTEM
 from atelier.hub import Hub, HubMessage
 from atelier.ink.codec import MAX_BATCH_BYTES
-from atelier.ink.presence import InkPresence
 from atelier.server import fanout, ink_gate
 from atelier.server.connection import Connection
-from atelier.server.ink_gate import rights
+from atelier.server.ink_gate import Drawer, rights
 from atelier.server.live_room import LiveRoom
 from atelier.server.model import Event, RoomModel, decide_action
 from atelier.store import InkRow, Store
@@ -46,10 +45,9 @@ class InkIntake:
 
     # -- a batch from a player ----------------------------------------------------
 
-    def take(self, room: LiveRoom, conn: Connection,
-             data: bytes) -> tuple[str, int, int, InkPresence]:
-        """Check, keep and relay one batch, all without waiting: (key, seat, batch
-        number, what the canvas shows now). RuleError, and no change, if refused."""
+    def take(self, room: LiveRoom, conn: Connection, data: bytes) -> tuple[Drawer, int]:
+        """Check, keep and relay one batch, all without waiting: the drawer and the
+        batch's number in the drawing. RuleError, and no change, if refused."""
         model = room.model
         now = room.rights
         if now is None or now.seq != model.seq:
@@ -68,7 +66,7 @@ class InkIntake:
             drawer.presence.apply(marks)
         self.pending_ink.append((model.code, InkRow(key, seat, n, data)))
         fanout.relay_ink(room, key, seat, data, conn)
-        return key, seat, n, drawer.presence
+        return drawer, n
 
     def accept_now(self, conn: Connection, data: bytes) -> Awaitable[None] | None:
         """The transport's direct path: ``take``, then what is left to await (a
@@ -76,33 +74,37 @@ class InkIntake:
         needs (``Rooms.ink_crosses``): ``accept`` publishes it in order."""
         room = conn.room
         assert room is not None
-        _key, seat, _n, presence = self.take(room, conn, data)
-        if room.canvas_action is None:  # most games: nothing to tell the rules
-            return None
-        action = self._canvas_action(room, seat, presence)
+        drawer, _n = self.take(room, conn, data)
+        action = self._canvas_action(room, drawer)
         return None if action is None else self._commit_canvas(room, action)
 
     async def accept(self, conn: Connection, data: bytes) -> None:
         room = conn.room
         assert room is not None
-        key, seat, n, presence = self.take(room, conn, data)
+        drawer, n = self.take(room, conn, data)
         if self.hub.shared and room.held_elsewhere(time.monotonic()):
             await self.hub.publish(
                 HubMessage(room.code, "ink", self.hub.origin,
-                           {"key": key, "seat": seat, "n": n}, data)
+                           {"key": drawer.key, "seat": drawer.seat, "n": n}, data)
             )
-        action = self._canvas_action(room, seat, presence)
+        action = self._canvas_action(room, drawer)
         if action is not None:
             await self._commit_canvas(room, action)
 
-    def _canvas_action(self, room: LiveRoom, seat: int,
-                       presence: InkPresence) -> dict[str, Any] | None:
+    def _canvas_action(self, room: LiveRoom, drawer: Drawer) -> dict[str, Any] | None:
         """The action that tells the rules whether the canvas shows ink, when they
-        want to know (DrawingGame.canvas_action); None nearly always."""
+        want to know (DrawingGame.canvas_action); None nearly always, and then
+        not asked again for the same canvas state until the next event."""
+        blank = drawer.presence.blank
+        if blank is drawer.quiet:
+            return None
         report = room.canvas_action
         if report is None or room.model.phase != "playing":
             return None
-        return report(room.model.state, seat, presence.blank)
+        action = report(room.model.state, drawer.seat, blank)
+        if action is None:
+            drawer.quiet = blank
+        return action
 
     async def _commit_canvas(self, room: LiveRoom, action: dict[str, Any]) -> None:
         """Awaited before the player's next message is read, so "I drew, now I
