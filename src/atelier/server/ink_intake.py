@@ -52,7 +52,7 @@ class InkIntake:
         now = room.rights
         if now is None or now.seq != model.seq:
             now = room.rights = rights(model, now)
-        drawer = now.drawers.get(conn.player_id)  # type: ignore[arg-type]
+        drawer = now.drawers.get(conn.player_id)  # type: ignore[arg-type]  # None: no one
         if drawer is None:
             drawer = ink_gate.drawer(room, now, conn.player_id)
         if len(data) > MAX_BATCH_BYTES:
