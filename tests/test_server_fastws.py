@@ -122,3 +122,55 @@ async def test_the_same_port_serves_http_and_the_closing_handshake(server: Serve
     await ws.ping()
     await ws.close()
     assert ws.close_code == 1000
+
+
+def test_a_client_heard_from_is_not_pinged_and_one_that_stays_silent_is_closed() -> None:
+    """Each period (PING_SECONDS) the socket looks at what it heard; the timer is
+    stood in for by calling that look directly, so no test waits for the clock."""
+    from types import SimpleNamespace
+
+    from atelier.server.fastws import PING_PATIENCE, RoomSocket
+
+    class Transport:  # what the socket writes, and nothing else
+        def __init__(self) -> None:
+            self.sent: list[bytes] = []
+
+        def write(self, data: bytes) -> None:
+            self.sent.append(data)
+
+        def close(self) -> None:
+            pass
+
+        def get_extra_info(self, name: str) -> None:
+            return None
+
+    async def run() -> None:
+        async def handler(ws: object, code: str) -> None:
+            pass
+
+        sock = RoomSocket(handler, SimpleNamespace(connections=set(), tasks=set()))
+        transport = Transport()
+        sock.connection_made(transport)  # type: ignore[arg-type]
+        sock.task = asyncio.create_task(asyncio.sleep(0))  # a session has started
+        sock.accepted = True
+
+        def look() -> list[bytes]:
+            before = len(transport.sent)
+            sock._ping()
+            if sock.pinger is not None:
+                sock.pinger.cancel()
+            return transport.sent[before:]
+
+        for _ in range(3):  # a drawing client: heard every period, never pinged
+            sock.data_received(masked(2, b"\x01\x00"))
+            assert look() == []
+        assert look() == [b"\x89\x00"]  # silent for a period: pinged
+        sock.data_received(masked(10, b""))  # the pong
+        assert look() == []
+        assert look() == [b"\x89\x00"]  # an idle client: pinged every other period
+        for _ in range(PING_PATIENCE - 1):
+            assert look() == []
+        closing = look()
+        assert closing == [b"\x88\x18" + (1011).to_bytes(2, "big") + b"keepalive ping timeout"]
+
+    asyncio.run(run())

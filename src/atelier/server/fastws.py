@@ -53,10 +53,15 @@ log = logging.getLogger(__name__)
 MAX_MESSAGE = 64 * 1024
 """Largest message a client may send (as uvicorn's ``ws_max_size`` was)."""
 MAX_HEAD = 16 * 1024
-PING_SECONDS = 4.0
-"""Silence after which the server pings; as long again without a word closes. Short,
-so a phone that drops off without closing shows as away within about 8 s (issue 11);
-a ping is a 2-byte frame."""
+PING_SECONDS = 2.0
+"""How often a socket's silence is looked at. A client heard from since the last look
+is alive and is not pinged (a drawing phone sends many times a second, and a ping and
+its pong are two more socket operations each); one silent for a whole period is
+pinged, and one still silent two periods after its ping is closed. So a phone that
+drops off without closing shows as away within about 8 s (issue 11), and an idle
+one is pinged every 4 s or so (a ping is a 2-byte frame)."""
+PING_PATIENCE = 2
+"""Periods a ping may go unanswered."""
 EVENTS_HIGH = 256
 EVENTS_LOW = 64
 """Messages waiting for the session at which the socket stops being read, and at
@@ -154,7 +159,8 @@ class RoomSocket(asyncio.Protocol):
         self.gone = False
         self.fragments: list[bytes] = []
         self.fragment_opcode = 0
-        self.heard = True
+        self.heard = True  # anything read since the last look (_ping)
+        self.unanswered = 0  # periods since a ping went unanswered; 0: none out
         self.reading_paused = False  # messages piled up faster than the session takes them
         self.pinger: asyncio.TimerHandle | None = None
         self.task: asyncio.Task[None] | None = None
@@ -345,14 +351,21 @@ class RoomSocket(asyncio.Protocol):
         self.pinger = self.loop.call_later(PING_SECONDS, self._ping)
 
     def _ping(self) -> None:
+        """The periodic look at a socket's silence (PING_SECONDS)."""
         if self.closed or self.transport is None:
             return
-        if not self.heard and not self.reading_paused:  # paused: we are not listening
+        if self.heard or self.reading_paused:  # alive, or we are the ones not listening
+            self.heard = False
+            self.unanswered = 0
+        elif not self.unanswered:
+            self.transport.write(frame(PING, b""))
+            self.unanswered = 1
+        elif self.unanswered < PING_PATIENCE:
+            self.unanswered += 1
+        else:
             self._close_frame(1011, "keepalive ping timeout")
             self._push({"type": "websocket.disconnect", "code": 1011})
             return
-        self.heard = False
-        self.transport.write(frame(PING, b""))
         self._schedule_ping()
 
     # -- frames in ----------------------------------------------------------------
