@@ -8,7 +8,8 @@ import asyncio
 from atelier.server.connection import BUNDLE_MAX_BYTES, Connection
 
 
-def _sent(conn: Connection) -> list[bytes]:
+def queued_bundles(conn: Connection) -> list[bytes]:
+    """What the connection has queued to send, all bytes (test_ink_js uses it too)."""
     out = []
     while conn.queue:
         item = conn.queue.popleft()
@@ -36,15 +37,15 @@ def test_gathered_live_ink_larger_than_a_bundle_goes_as_several_in_order() -> No
         for frame in frames:
             add(len(frame).to_bytes(2, "big") + frame)
         conn.flush_ink()
-        bundles = _sent(conn)
+        bundles = queued_bundles(conn)
         assert len(bundles) >= 3
         assert all(len(b) <= BUNDLE_MAX_BYTES for b in bundles)
         assert [e for b in bundles for e in _entries(b)] == frames
         conn.flush_ink()  # nothing left: nothing more sent
-        assert _sent(conn) == []
+        assert queued_bundles(conn) == []
         add(b"\x00\x02\x01\x02")  # the gatherer still adds to the same bundle after a flush
         conn.flush_ink()
-        assert _sent(conn) == [b"\x00\x02\x01\x02"]
+        assert queued_bundles(conn) == [b"\x00\x02\x01\x02"]
 
     asyncio.run(run())
 
@@ -54,6 +55,6 @@ def test_a_connection_without_bundles_has_no_gatherer() -> None:
         conn = Connection(None)  # type: ignore[arg-type]
         assert conn.gatherer() is None
         conn.relay(b"\x00\x02\x01\x02")
-        assert _sent(conn) == [b"\x01\x02"]  # a message per frame, without the length
+        assert queued_bundles(conn) == [b"\x01\x02"]  # a message per frame, without the length
 
     asyncio.run(run())

@@ -226,18 +226,14 @@ def _server_bundles(frames: list[bytes]) -> list[bytes]:
     import asyncio
 
     from atelier.server import connection
+    from test_connection_bundles import queued_bundles
 
     async def run() -> list[bytes]:
         conn = connection.Connection(None, bundles=True)  # type: ignore[arg-type]
         for frame in frames:
             conn.send(frame)
         conn.flush_ink()
-        out = []
-        while conn.queue:
-            item = conn.queue.popleft()
-            assert isinstance(item, bytes)
-            out.append(item)
-        return out
+        return queued_bundles(conn)
 
     return asyncio.run(run())
 
