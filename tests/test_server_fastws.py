@@ -125,11 +125,11 @@ async def test_the_same_port_serves_http_and_the_closing_handshake(server: Serve
 
 
 def test_a_client_heard_from_is_not_pinged_and_one_that_stays_silent_is_closed() -> None:
-    """Each period (PING_SECONDS) the socket looks at what it heard; the timer is
-    stood in for by calling that look directly, so no test waits for the clock."""
+    """Each period (PING_SECONDS) the Keepalive looks at what each socket heard; the
+    test looks itself, so it waits for no clock."""
     from types import SimpleNamespace
 
-    from atelier.server.fastws import PING_PATIENCE, RoomSocket
+    from atelier.server.fastws import PING_PATIENCE, Keepalive, RoomSocket
 
     class Transport:  # what the socket writes, and nothing else
         def __init__(self) -> None:
@@ -154,11 +154,14 @@ def test_a_client_heard_from_is_not_pinged_and_one_that_stays_silent_is_closed()
         sock.task = asyncio.create_task(asyncio.sleep(0))  # a session has started
         sock.accepted = True
 
-        def look() -> list[bytes]:
+        sweeper = Keepalive()
+        sweeper.add(sock)
+
+        def look() -> list[bytes]:  # one period's sweep, without waiting for it
+            assert sweeper.timer is not None
+            sweeper.timer.cancel()
             before = len(transport.sent)
-            sock._ping()
-            if sock.pinger is not None:
-                sock.pinger.cancel()
+            sweeper.sweep()
             return transport.sent[before:]
 
         for _ in range(3):  # a drawing client: heard every period, never pinged
@@ -172,5 +175,6 @@ def test_a_client_heard_from_is_not_pinged_and_one_that_stays_silent_is_closed()
             assert look() == []
         closing = look()
         assert closing == [b"\x88\x18" + (1011).to_bytes(2, "big") + b"keepalive ping timeout"]
+        assert not sweeper.sockets and sweeper.timer is None  # nothing left to look at
 
     asyncio.run(run())

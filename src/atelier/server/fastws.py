@@ -141,6 +141,40 @@ class FrontProtocol(asyncio.Protocol):
         pass
 
 
+class Keepalive:
+    """Looks at every room socket's silence on one timer: a timer per socket woke a
+    busy process hundreds of times a second, each wake-up a system call or two."""
+
+    def __init__(self) -> None:
+        self.sockets: set[RoomSocket] = set()
+        self.timer: asyncio.TimerHandle | None = None
+
+    def add(self, sock: RoomSocket) -> None:
+        self.sockets.add(sock)
+        if self.timer is None:
+            self.timer = asyncio.get_running_loop().call_later(PING_SECONDS, self.sweep)
+
+    def sweep(self) -> None:
+        self.timer = None
+        done = [sock for sock in self.sockets if not sock.look()]
+        self.sockets.difference_update(done)
+        if self.sockets:
+            self.timer = asyncio.get_running_loop().call_later(PING_SECONDS, self.sweep)
+
+
+_keepalives: dict[asyncio.AbstractEventLoop, Keepalive] = {}
+
+
+def keepalive() -> Keepalive:
+    """This event loop's Keepalive (tests run several loops in one process)."""
+    loop = asyncio.get_running_loop()
+    found = _keepalives.get(loop)
+    if found is None:
+        _keepalives.clear()
+        found = _keepalives[loop] = Keepalive()
+    return found
+
+
 class RoomSocket(asyncio.Protocol):
     """One room WebSocket: frames in and out, the session as an ASGI app would see it."""
 
@@ -159,10 +193,10 @@ class RoomSocket(asyncio.Protocol):
         self.gone = False
         self.fragments: list[bytes] = []
         self.fragment_opcode = 0
-        self.heard = True  # anything read since the last look (_ping)
+        self.heard = True  # anything read since the last look (look)
         self.unanswered = 0  # periods since a ping went unanswered; 0: none out
         self.reading_paused = False  # messages piled up faster than the session takes them
-        self.pinger: asyncio.TimerHandle | None = None
+        self.keepalive: Keepalive | None = None  # once accepted
         self.task: asyncio.Task[None] | None = None
         self.key = ""
         self.lang = "en"
@@ -247,8 +281,8 @@ class RoomSocket(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self.gone = self.closed = True
         self.server_state.connections.discard(self)
-        if self.pinger is not None:
-            self.pinger.cancel()
+        if self.keepalive is not None:
+            self.keepalive.sockets.discard(self)
         self._push({"type": "websocket.disconnect", "code": 1006})
         if self.drained is not None and not self.drained.done():
             self.drained.set_result(None)
@@ -330,7 +364,8 @@ class RoomSocket(asyncio.Protocol):
                             b"Connection: Upgrade\r\nSec-WebSocket-Accept: " + accept
                             + b"\r\n\r\n")
             self.accepted = True
-            self._schedule_ping()
+            self.keepalive = keepalive()
+            self.keepalive.add(self)
         elif kind == "websocket.close":
             if not self.accepted:
                 self._refuse(b"403 Forbidden", "origin_refused")
@@ -347,13 +382,11 @@ class RoomSocket(asyncio.Protocol):
 
     # -- keeping the line alive ------------------------------------------------------
 
-    def _schedule_ping(self) -> None:
-        self.pinger = self.loop.call_later(PING_SECONDS, self._ping)
-
-    def _ping(self) -> None:
-        """The periodic look at a socket's silence (PING_SECONDS)."""
+    def look(self) -> bool:
+        """The periodic look at this socket's silence (PING_SECONDS); False once
+        there is nothing more to look at."""
         if self.closed or self.transport is None:
-            return
+            return False
         if self.heard or self.reading_paused:  # alive, or we are the ones not listening
             self.heard = False
             self.unanswered = 0
@@ -365,8 +398,8 @@ class RoomSocket(asyncio.Protocol):
         else:
             self._close_frame(1011, "keepalive ping timeout")
             self._push({"type": "websocket.disconnect", "code": 1011})
-            return
-        self._schedule_ping()
+            return False
+        return True
 
     # -- frames in ----------------------------------------------------------------
 
