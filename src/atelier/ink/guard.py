@@ -98,13 +98,7 @@ class InkGuard:
         """The batch's summary, if it fits the drawing and uses only ``allowed``
         tools (of pen, eraser, undo, clear); else InkError and no change."""
         if type(data) is bytes and 1 < len(data) <= MAX_BATCH_BYTES and data[0] == VERSION:
-            if self.compiled and _compiled is not None:  # _one_pass's first lines, inline
-                scanned = _compiled(data, self.open, self.x, self.y, self.t, self.p,
-                                    self.count, self.pressure)
-                found = None if scanned is None else (
-                    scanned[0], scanned[1], _TOOL_SETS[scanned[2]], scanned[3], scanned[4])
-            else:
-                found = self._one_pass(data)
+            found = self._one_pass(data)
             if found is not None:
                 begun, points, tools, marks, after = found
                 if (self.strokes + begun <= MAX_STROKES_PER_DRAWING

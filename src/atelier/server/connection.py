@@ -153,9 +153,7 @@ class Connection:
         if ink and not self.closing:
             whole = b"".join(ink)
             if len(whole) <= BUNDLE_MAX_BYTES:
-                write_now = self._write_now  # _put's first case, without the call
-                if self.queue or write_now is None or not write_now(whole):
-                    self._put(whole)
+                self._put(whole)
             else:
                 part: list[bytes] = []
                 size = 0

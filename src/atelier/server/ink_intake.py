@@ -49,12 +49,8 @@ class InkIntake:
         """Check, keep and relay one batch, all without waiting: the drawer and the
         batch's number in the drawing. RuleError, and no change, if refused."""
         model = room.model
-        now = room.rights
-        if now is None or now.seq != model.seq:
-            now = room.rights = rights(model, now)
-        drawer = now.drawers.get(conn.player_id)  # type: ignore[arg-type]  # None: no one
-        if drawer is None:
-            drawer = ink_gate.drawer(room, now, conn.player_id)
+        now = room.rights = rights(model, room.rights)
+        drawer = ink_gate.drawer(room, now, conn.player_id)
         if len(data) > MAX_BATCH_BYTES:
             raise RuleError("message_too_large", max=MAX_BATCH_BYTES)
         marks = drawer.guard.check(data, drawer.tools).marks

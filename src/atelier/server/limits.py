@@ -66,25 +66,19 @@ class InkAllowance:
         self.batches, self.bytes = INK_FRAMES_BURST, INK_BYTES_BURST
         self.stamp = -math.inf  # full, whenever the first batch comes
 
-    def _refilled(self, now: float) -> tuple[float, float]:
-        gone = now - self.stamp
-        return (min(INK_FRAMES_BURST, self.batches + gone * INK_FRAMES_PER_SECOND),
-                min(INK_BYTES_BURST, self.bytes + gone * INK_BYTES_PER_SECOND))
-
-    def take(self, size: int, now: float) -> bool:
-        # _refilled written out: this runs for every batch
+    def _refill(self, now: float) -> None:
+        """What has flowed back in since the last look, up to the bursts."""
         gone = now - self.stamp
         self.stamp = now
-        batches = self.batches + gone * INK_FRAMES_PER_SECOND
-        if batches > INK_FRAMES_BURST:
-            batches = INK_FRAMES_BURST
-        data = self.bytes + gone * INK_BYTES_PER_SECOND
-        if data > INK_BYTES_BURST:
-            data = INK_BYTES_BURST
-        if batches >= 1 and data >= size:
-            self.batches, self.bytes = batches - 1, data - size
+        self.batches = min(INK_FRAMES_BURST, self.batches + gone * INK_FRAMES_PER_SECOND)
+        self.bytes = min(INK_BYTES_BURST, self.bytes + gone * INK_BYTES_PER_SECOND)
+
+    def take(self, size: int, now: float) -> bool:
+        self._refill(now)
+        if self.batches >= 1 and self.bytes >= size:
+            self.batches -= 1
+            self.bytes -= size
             return True
-        self.batches, self.bytes = batches, data
         return False
 
     def holds(self, size: int) -> bool:
@@ -93,9 +87,9 @@ class InkAllowance:
 
     def wait(self, size: int, now: float) -> float:
         """Seconds until ``take(size)`` would succeed, for a size it ``holds``."""
-        batches, data = self._refilled(now)
-        return max(0.0, (1 - batches) / INK_FRAMES_PER_SECOND,
-                   (size - data) / INK_BYTES_PER_SECOND)
+        self._refill(now)
+        return max(0.0, (1 - self.batches) / INK_FRAMES_PER_SECOND,
+                   (size - self.bytes) / INK_BYTES_PER_SECOND)
 
 
 @dataclass

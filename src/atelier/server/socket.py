@@ -65,7 +65,6 @@ class Session:
         # what the direct ink path left to await (a canvas report); the next
         # message waits for it, so messages take effect in the order sent
         self.inflight: asyncio.Future[None] | None = None
-        self.shared = rooms.hub.shared  # other processes may hold rooms too
 
     def error(self, err: RuleError, msg_id: int | None = None) -> None:
         self.conn.send(views.error_message(err, self.conn.lang, msg_id))
@@ -168,8 +167,7 @@ class Session:
         of the server's work at 100 rooms (docs/performance.md). False: the
         transport queues it for ``on_ink`` as any message."""
         conn, rooms = self.conn, self.rooms
-        if self.inflight is not None or conn.closing or (self.shared
-                                                         and rooms.ink_crosses(conn)):
+        if self.inflight is not None or conn.closing or rooms.ink_crosses(conn):
             return False
         if not conn.limits.ink.take(len(data), time.monotonic()):
             return False  # beyond the allowance: on_ink waits for it
