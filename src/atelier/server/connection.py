@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 from starlette.websockets import WebSocket
 
 from atelier.server.limits import Limits
+from atelier.server.per_loop import PerLoop
 
 if TYPE_CHECKING:
     from atelier.server.live_room import LiveRoom
@@ -69,17 +70,8 @@ class _Bundler:
             conn.flush_ink()
 
 
-_bundlers: dict[asyncio.AbstractEventLoop, _Bundler] = {}
-
-
-def bundler() -> _Bundler:
-    loop = asyncio.get_running_loop()
-    found = _bundlers.get(loop)
-    if found is None:
-        # one per event loop (tests run several loops in one process)
-        _bundlers.clear()
-        found = _bundlers[loop] = _Bundler()
-    return found
+bundler = PerLoop(_Bundler)
+"""The running event loop's _Bundler."""
 
 
 class Connection:

@@ -34,6 +34,7 @@ from uvicorn.importer import import_from_string
 from atelier.errors import RuleError
 from atelier.i18n import pick_language
 from atelier.server.headers import HEADERS
+from atelier.server.per_loop import PerLoop
 from atelier.server.views import error_body
 from atelier.server.wsframe import (
     BINARY,
@@ -162,17 +163,8 @@ class Keepalive:
             self.timer = asyncio.get_running_loop().call_later(PING_SECONDS, self.sweep)
 
 
-_keepalives: dict[asyncio.AbstractEventLoop, Keepalive] = {}
-
-
-def keepalive() -> Keepalive:
-    """This event loop's Keepalive (tests run several loops in one process)."""
-    loop = asyncio.get_running_loop()
-    found = _keepalives.get(loop)
-    if found is None:
-        _keepalives.clear()
-        found = _keepalives[loop] = Keepalive()
-    return found
+keepalive = PerLoop(Keepalive)
+"""The running event loop's Keepalive."""
 
 
 class RoomSocket(asyncio.Protocol):
