@@ -1,6 +1,6 @@
 // During a Pictomania or Incognito game: who is away (no connection) or out of
-// the game, the host's "Go on without them" once only absent players hold the
-// game up, and the host's way to take a player out of the game.
+// the game, on one line, and the host's "Go on" once only absent players hold
+// the game up (the rest of the host's controls are in host_menu.js).
 
 import { colourCss, h, replace } from "./dom.js";
 import { t } from "./i18n.js";
@@ -35,6 +35,7 @@ export class PresenceBar {
     const away = players.filter((p) => !p.connected || p.removed);
     const parts = [];
     if (away.length) {
+      // One line, names shortened: the strip never grows into the game's room.
       parts.push(
         h(
           "ul",
@@ -42,48 +43,23 @@ export class PresenceBar {
           away.map((p) =>
             h(
               "li",
-              { testid: "away-player", dataset: { player: p.id, state: p.removed ? "removed" : "away" } },
+              { testid: "away-player", title: `${p.name} (${p.removed ? t("party.removed") : t("party.away")})`, dataset: { player: p.id, state: p.removed ? "removed" : "away" } },
               h("span", { class: "swatch small", style: { background: colourCss(p.colour) } }),
-              h("span", {}, p.name),
+              h("span", { class: "presence-name" }, p.name),
               h("span", { class: `badge ${p.removed ? "out-badge" : "away-badge"}` }, p.removed ? t("party.removed") : t("party.away")),
             ),
           ),
         ),
       );
     }
-    if (state.you.host) {
-      const waiting = onlyAbsentWaiting(state);
-      if (waiting) {
-        const names = waiting.map((p) => p.name).join(", ");
-        parts.push(
-          h("p", { class: "hint" }, t("party.go_on_hint")),
-          h("button", { class: "btn primary", type: "button", testid: "go-on", onclick: () => this.room.send({ t: "go_on" }) }, t("party.go_on", { names })),
-        );
-      }
-      const others = players.filter((p) => !p.removed && p.id !== state.you.player);
-      if (others.length) {
-        parts.push(
-          h(
-            "details",
-            { class: "presence-remove", testid: "remove-players" },
-            h("summary", {}, t("party.remove_menu")),
-            others.map((p) =>
-              h(
-                "button",
-                {
-                  class: "btn small ghost",
-                  type: "button",
-                  testid: `remove-${p.id}`,
-                  onclick: () => {
-                    if (window.confirm(t("party.remove_confirm", { name: p.name }))) this.room.send({ t: "kick", player: p.id });
-                  },
-                },
-                t("party.remove", { name: p.name }),
-              ),
-            ),
-          ),
-        );
-      }
+    // The host's controls live in the host menu (host_menu.js); only going on,
+    // which the whole table waits for, is also offered here.
+    const waiting = state.you.host ? onlyAbsentWaiting(state) : null;
+    if (waiting) {
+      const names = waiting.map((p) => p.name).join(", ");
+      parts.push(
+        h("button", { class: "btn small primary presence-go-on", type: "button", testid: "go-on", title: t("party.go_on", { names }), onclick: () => this.room.send({ t: "go_on" }) }, t("party.go_on_short")),
+      );
     }
     replace(this.el, parts);
     this.el.hidden = parts.length === 0;

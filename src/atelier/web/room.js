@@ -9,6 +9,7 @@ import { PietScreen } from "./piet/screen.js";
 import { IncognitoScreen } from "./incognito/screen.js";
 import { syncClock } from "./clock.js";
 import { PresenceBar } from "./absent.js";
+import { HostMenu } from "./host_menu.js";
 import { renderTvLobby } from "./tv.js";
 import { CueWatcher } from "./cues.js";
 import { setRole } from "./sound.js";
@@ -25,6 +26,7 @@ export class Room {
     this.status = "connecting";
     this.fatal = null;
     this.presence = new PresenceBar(this);
+    this.hostMenu = new HostMenu(this);
     this.conn = new RoomConnection(code, lang(), {
       message: (msg) => this.onMessage(msg),
       ink: (seat, bytes) => this.screen?.onInk?.(seat, bytes),
@@ -144,9 +146,11 @@ export class Room {
     }
     this.screen.update(state);
     this.presence.update(state);
+    this.hostMenu.update(state);
   }
 
   dropScreen() {
+    this.hostMenu.close();
     this.screen?.destroy?.();
     this.screen = null;
   }

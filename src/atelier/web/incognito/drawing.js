@@ -25,8 +25,10 @@ export class DrawingPhase {
       parts.canvasHost = h("div", { class: "canvas-frame mine", testid: "ig-canvas", role: "img", "aria-label": t("ink.your_drawing") });
       parts.lock = h("div", { class: "canvas-lock", testid: "canvas-locked", hidden: true });
       parts.tools = h("div", { class: "tools", testid: "tools" });
-      parts.mine = h("section", { class: "ig-mine" }, parts.canvasHost, parts.lock, parts.tools);
-      main.append(parts.brief, parts.banner, parts.mine, parts.table, parts.bar);
+      parts.hostSlot = h("span", { class: "host-slot" });
+      parts.mine = h("section", { class: "ig-mine" }, parts.canvasHost, parts.lock);
+      parts.toolrow = h("div", { class: "ig-toolrow" }, parts.tools, parts.hostSlot);
+      main.append(parts.brief, parts.banner, parts.mine, parts.toolrow, parts.table, parts.bar);
     } else {
       main.classList.add("spectating");
       main.append(parts.banner, h("p", { class: "hint ig-hidden-note" }, t("ig.drawings_hidden")), parts.table, parts.bar);
@@ -81,13 +83,19 @@ export class DrawingPhase {
             {
               class: `ig-player ${p.done_drawing ? "done" : ""}`,
               testid: "ig-player",
+              title: `${screen.name(p.seat)}: ${p.done_drawing ? t("ig.finished") : t("ig.drawing")}`,
               dataset: { seat: String(p.seat), done: String(p.done_drawing) },
               style: { "--c": screen.colour(p.seat) },
             },
             screen.swatch(p.seat),
-            h("span", { class: "ig-player-name" }, screen.name(p.seat)),
+            h("span", { class: "ig-player-name", title: screen.name(p.seat) }, screen.name(p.seat)),
             h("span", { class: "ig-player-location", lang: deckLanguage() }, p.location),
-            h("span", { class: "ig-player-state" }, p.done_drawing ? `✓ ${t("ig.finished")}` : `✎ ${t("ig.drawing")}`),
+            h(
+              "span",
+              { class: "ig-player-state" },
+              h("span", { "aria-hidden": "true" }, p.done_drawing ? "✓" : "✎"),
+              h("span", { class: "ig-player-state-text" }, ` ${p.done_drawing ? t("ig.finished") : t("ig.drawing")}`),
+            ),
           ),
         ),
       ),
@@ -108,6 +116,9 @@ export class DrawingPhase {
       }
     }
     bar.push(rulesButton("incognito", "small"));
+    const menu = screen.room.hostMenu.button();
+    if (parts.hostSlot) replace(parts.hostSlot, menu);
+    else bar.push(menu);
     replace(parts.bar, bar);
   }
 

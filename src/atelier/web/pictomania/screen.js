@@ -133,27 +133,39 @@ export class PictomaniaScreen extends DrawingScreen {
 
   // --- drawing: my canvas, everyone's drawings, guesses, tokens ------------
 
+  // On a phone the drawing comes first: my canvas as wide as the screen, the
+  // others' drawings as a strip below it (a tap enlarges one to guess), and a
+  // switch to the guess pane (every drawing larger, the cards, the guess
+  // chips). The canvas stays mounted while the guess pane shows, so going
+  // back finds it exactly as it was. On a wide screen both panes show at once.
   buildDrawing(main) {
     const parts = this.parts;
+    this.pane = "draw";
+    main.dataset.pane = this.pane;
     parts.secret = h("section", { class: "pm-secret", testid: "secret" });
-    parts.others = h("section", { class: "pm-others", testid: "drawings" });
-    parts.cards = h("section", { class: "pm-cards", testid: "cards-panel", tabindex: 0, role: "region", "aria-label": t("pm.cards_label") });
+    parts.others = h("section", { class: "pm-others", testid: "drawings", "aria-label": t("table.drawings") });
+    parts.chips = h("div", { class: "pm-chips" });
+    parts.cardList = h("div", { class: "pm-card-list" });
+    parts.cards = h("section", { class: "pm-cards", testid: "cards-panel", tabindex: 0, role: "region", "aria-label": t("pm.cards_label") }, parts.chips, parts.cardList);
     parts.bar = h("section", { class: "pm-bar", testid: "action-bar" });
-    const stage = h("div", { class: "pm-stage" });
+    main.append(parts.secret);
     if (this.seat !== null) {
       parts.mine = h("section", { class: "pm-mine", testid: "my-drawing", style: { "--mine": this.colour(this.seat) } });
       parts.canvasBox = h("div", { class: "ink-box", testid: "my-canvas", role: "img", "aria-label": t("ink.your_drawing") });
       parts.canvasHost = h("div", { class: "canvas-frame mine" }, parts.canvasBox);
-      parts.tools = h("div", { class: "tools", testid: "tools" });
       parts.lock = h("div", { class: "canvas-lock", testid: "canvas-locked", hidden: true });
-      parts.mine.append(parts.canvasHost, parts.lock, parts.tools);
+      parts.mine.append(parts.canvasHost, parts.lock);
+      parts.tools = h("div", { class: "tools", testid: "tools" });
+      parts.toggle = this.paneToggle();
+      parts.hostSlot = h("span", { class: "host-slot" });
+      parts.toolrow = h("div", { class: "pm-toolrow" }, parts.tools, parts.toggle, parts.hostSlot);
+      this.showPane(this.pane);
       this.board.mountOwn(parts.canvasBox);
-      stage.append(parts.mine);
+      main.append(parts.mine, parts.toolrow);
     } else {
       main.classList.add("spectating");
     }
-    stage.append(parts.others);
-    main.append(parts.secret, stage, parts.cards, parts.bar);
+    main.append(parts.others, parts.cards, parts.bar);
     parts.tiles = new Map();
     for (const p of this.view.players) {
       if (p.seat === this.seat) continue;
@@ -166,6 +178,7 @@ export class PictomaniaScreen extends DrawingScreen {
           type: "button",
           class: "tile",
           testid: `tile-${p.seat}`,
+          title: this.name(p.seat),
           dataset: { seat: String(p.seat), name: this.name(p.seat) },
           style: { "--c": this.colour(p.seat) },
           onclick: () => this.openFocus(p.seat),
@@ -179,8 +192,30 @@ export class PictomaniaScreen extends DrawingScreen {
       parts.others.append(tile);
     }
     parts.others.dataset.count = String(parts.tiles.size);
+    main.style.setProperty("--others", String(Math.max(1, parts.tiles.size)));
     parts.focus = h("div", { class: "focus-layer", testid: "focus", hidden: true });
     main.append(parts.focus);
+  }
+
+  // One button flips the stage between my canvas and the guess pane; it names
+  // where it leads (phones only: a wide screen shows both).
+  paneToggle() {
+    return h("button", { class: "btn pane-toggle", type: "button", testid: "pane-toggle", "aria-pressed": "false", onclick: () => this.showPane(this.pane === "draw" ? "guess" : "draw") });
+  }
+
+  showPane(pane) {
+    this.pane = pane;
+    this.root.dataset.pane = pane;
+    const toggle = this.parts.toggle;
+    if (!toggle) return;
+    const toGuess = pane === "draw";
+    toggle.setAttribute("aria-pressed", String(!toGuess));
+    replace(toggle, h("span", { "aria-hidden": "true" }, toGuess ? "◫" : "✎"), h("span", { class: "pane-label" }, toGuess ? t("table.guess") : t("table.draw")));
+  }
+
+  hostActions() {
+    if (this.view?.phase !== "drawing") return [];
+    return [{ testid: "host-stop", label: t("pm.stop_round"), confirm: t("pm.stop_confirm"), run: () => this.room.send({ t: "next" }) }];
   }
 
   myGuessOn(target) {
@@ -204,6 +239,7 @@ export class PictomaniaScreen extends DrawingScreen {
           h("span", { class: "secret-code" }, `${cardMark(view, me.letter)}${me.letter ? " " : ""}${me.number}`),
           h("span", { class: "secret-text", lang: view.language, dataset: { number: String(me.number), letter: me.letter ?? "" } }, me.word),
         ),
+        this.ownStack(view.players[this.seat]),
       );
     } else {
       replace(parts.secret, h("span", { class: "secret-label" }, t("pm.spectating")));
@@ -227,7 +263,7 @@ export class PictomaniaScreen extends DrawingScreen {
       replace(
         meta,
         h("span", { class: "swatch small", style: { background: this.colour(seat) } }),
-        h("span", { class: "tile-name" }, this.name(seat)),
+        h("span", { class: "tile-name", title: this.name(seat) }, this.name(seat)),
         guess ? h("span", { class: "my-guess", testid: "my-guess" }, `→ ${guess.number}`) : null,
         p.black_token ? h("span", { class: "black-token small" }, stars(p.black_token)) : null,
         p.finished && !p.black_token && !p.removed ? h("span", { class: "done-mark" }, "✓") : null,
@@ -243,14 +279,14 @@ export class PictomaniaScreen extends DrawingScreen {
 
     // The word cards, with spent numbers.
     replace(
-      parts.cards,
+      parts.cardList,
       wordCards(view, { spent, mine: me ? { label: me.letter, number: me.number } : null }),
     );
+    replace(parts.chips, me ? guessChips(spent, me.number) : null);
 
-    // Guess chips, black tokens, done.
+    // Black tokens, done.
     const bar = [];
     if (me) {
-      bar.push(guessChips(spent, me.number));
       if (!me.finished) {
         // The 1st edition's token is always the highest left; an empty
         // 1st-edition canvas takes none (me.may_take_token is false).
@@ -294,24 +330,22 @@ export class PictomaniaScreen extends DrawingScreen {
         );
       }
     }
-    if (this.state.you.host) {
-      bar.push(
-        h(
-          "button",
-          {
-            class: "btn small ghost",
-            type: "button",
-            testid: "host-stop",
-            onclick: () => {
-              if (confirm(t("pm.stop_confirm"))) this.room.send({ t: "next" });
-            },
-          },
-          t("pm.stop_round"),
-        ),
-      );
-    }
+    // The host's sheet opens from the tool row (from the bar for a host who watches).
+    const menu = this.room.hostMenu.button();
+    if (parts.hostSlot) replace(parts.hostSlot, menu);
+    else bar.push(menu);
     replace(parts.bar, bar);
     this.refreshFocus();
+  }
+
+  // The backs of the guesses on my drawing: what the "guessed" cue is about.
+  ownStack(mine) {
+    const by = mine?.guessed_by || [];
+    return h(
+      "span",
+      { class: "own-stack", testid: "own-stack", role: "img", "aria-label": t("table.guessed_on_yours", { n: by.length }), dataset: { count: String(by.length) } },
+      by.map((seat) => h("span", { class: "card-back", title: this.name(seat), style: { background: this.colour(seat) } })),
+    );
   }
 
   toolButtons() {
