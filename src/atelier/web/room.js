@@ -10,7 +10,7 @@ import { IncognitoScreen } from "./incognito/screen.js";
 import { syncClock } from "./clock.js";
 import { PresenceBar } from "./absent.js";
 import { HostMenu } from "./host_menu.js";
-import { renderTvLobby } from "./tv.js";
+import { followGame, renderTvLobby, tvCorner } from "./tv.js";
 import { CueWatcher } from "./cues.js";
 import { setRole } from "./sound.js";
 
@@ -20,7 +20,9 @@ export class Room {
   constructor(code, { shell, tv = false }) {
     this.code = code;
     this.tv = tv; // the table view: always a spectator
-    this.shell = shell;
+    // The TV's top bar keeps the room code and QR code in a corner during play.
+    this.shell = tv ? (middle, ...body) => shell(this.state?.room.phase === "playing" ? [middle, tvCorner(code)].flat() : middle, ...body) : shell;
+    this.follower = null;
     this.state = null;
     this.screen = null;
     this.status = "connecting";
@@ -38,12 +40,14 @@ export class Room {
   }
 
   start() {
+    if (this.tv) this.follower = setInterval(followGame, 400);
     syncClock();
     this.render();
     this.conn.connect();
   }
 
   close() {
+    clearInterval(this.follower);
     this.screen?.destroy?.();
     this.screen = null;
     this.cues.stop();

@@ -35,6 +35,7 @@ export function openRules(game) {
 }
 
 export function rulesButton(game, extraClass = "") {
+  if (document.body.classList.contains("tv")) return null; // nobody reads rules off the TV
   return h(
     "button",
     { class: `btn ghost ${extraClass}`, type: "button", testid: "rules-open", onclick: () => openRules(game) },

@@ -5,6 +5,7 @@
 
 import { colourCss, h } from "./dom.js";
 import { t } from "./i18n.js";
+import { scrollBehavior } from "./motion.js";
 
 export const TV_PATH = /^\/r\/([A-Za-z0-9]{4,12})\/tv\/?$/;
 export const TV_STEP_MS = 2600; // one card of a reveal, on the TV
@@ -55,6 +56,46 @@ export function renderTvLobby(room) {
       ),
     ),
   );
+}
+
+// During play, a corner of the top bar keeps the room code and a small QR code,
+// so a latecomer can still join or watch.
+export function tvCorner(code) {
+  return h(
+    "span",
+    { class: "tv-corner", testid: "tv-corner" },
+    h("span", { class: "tv-corner-code" }, h("span", { class: "tv-corner-label" }, t("tv.code")), h("strong", {}, code)),
+    h("img", { class: "tv-corner-qr", src: `/api/rooms/${encodeURIComponent(code)}/qr.svg`, alt: t("tv.qr_alt", { code }), width: 96, height: 96 }),
+  );
+}
+
+// Nobody touches the TV: it keeps what matters now in view. The winners once
+// the game is over, else the stack or drawing being turned over, else the scores.
+const FOLLOW = [
+  "[data-testid=winners]",
+  "[data-testid=ig-winners]",
+  ".stack-card.current",
+  ".ig-reveal-card.current",
+  "[data-testid=summary]:not([hidden])",
+  "[data-testid=ig-score-table]",
+];
+
+export function followGame() {
+  for (const selector of FOLLOW) {
+    const el = document.querySelector(`#app main ${selector}`);
+    if (!el || !el.getClientRects().length) continue;
+    const r = el.getBoundingClientRect();
+    const top = document.querySelector(".topbar")?.getBoundingClientRect().bottom ?? 0;
+    const fits = r.height <= innerHeight - top;
+    const inView = r.top >= top - 1 && r.bottom <= innerHeight + 1;
+    if (!inView || (!fits && Math.abs(r.top - top) > 2)) {
+      // An absolute target: asked again mid-scroll, it names the same place.
+      const target = scrollY + r.top - top - (fits ? (innerHeight - top - r.height) / 2 : 0);
+      window.scrollTo({ top: Math.max(0, target), behavior: scrollBehavior() });
+    }
+    return el;
+  }
+  return null;
 }
 
 // The lobby's way to the table view: open it on the TV or laptop on the table.
