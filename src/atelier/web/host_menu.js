@@ -7,6 +7,13 @@ import { colourCss, h, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { onlyAbsentWaiting } from "./absent.js";
 
+// A translated sentence with a list of names in it, each name kept on one line.
+function withNames(key, names) {
+  const [before, after = ""] = t(key, { names: "\u0000" }).split("\u0000");
+  const spans = names.flatMap((name, i) => [i ? ", " : null, h("span", { class: "nowrap" }, name)]);
+  return [before, ...spans, after];
+}
+
 export class HostMenu {
   constructor(room) {
     this.room = room;
@@ -80,10 +87,9 @@ export class HostMenu {
     }
     const waiting = onlyAbsentWaiting(state);
     if (waiting) {
-      const names = waiting.map((p) => p.name).join(", ");
       items.push(
         h("p", { class: "hint" }, t("party.go_on_hint")),
-        h("button", { class: "btn primary host-action", type: "button", testid: "sheet-go-on", onclick: () => this.run({ run: () => this.room.send({ t: "go_on" }) }) }, t("party.go_on", { names })),
+        h("button", { class: "btn primary host-action", type: "button", testid: "sheet-go-on", onclick: () => this.run({ run: () => this.room.send({ t: "go_on" }) }) }, withNames("party.go_on", waiting.map((p) => p.name))),
       );
     }
     const players = state.room.players.filter((p) => p.seat !== null && p.seat !== undefined);

@@ -69,13 +69,13 @@ export function tvCorner(code) {
   );
 }
 
-// Nobody touches the TV: it keeps what matters now in view. The winners once
-// the game is over, else the stack or drawing being turned over, else the scores.
+// Nobody touches the TV: it keeps what matters now in view. The stack or
+// drawing being turned over, else the winners once the game is over, else the scores.
 const FOLLOW = [
-  "[data-testid=winners]",
-  "[data-testid=ig-winners]",
   ".stack-card.current",
   ".ig-reveal-card.current",
+  "[data-testid=winners]",
+  "[data-testid=ig-winners]",
   "[data-testid=summary]:not([hidden])",
   "[data-testid=ig-score-table]",
 ];

@@ -22,7 +22,8 @@ export class DrawingPhase {
     parts.table = h("section", { class: "ig-table", testid: "ig-table" });
     parts.bar = h("section", { class: "ig-bar", testid: "ig-bar" });
     if (screen.seat !== null) {
-      parts.canvasHost = h("div", { class: "canvas-frame mine", testid: "ig-canvas", role: "img", "aria-label": t("ink.your_drawing") });
+      parts.canvasBox = h("div", { class: "ink-box" });
+      parts.canvasHost = h("div", { class: "canvas-frame mine", testid: "ig-canvas", role: "img", "aria-label": t("ink.your_drawing") }, parts.canvasBox);
       parts.lock = h("div", { class: "canvas-lock", testid: "canvas-locked", hidden: true });
       parts.tools = h("div", { class: "tools", testid: "tools" });
       parts.hostSlot = h("span", { class: "host-slot" });
@@ -37,7 +38,7 @@ export class DrawingPhase {
   }
 
   mounted() {
-    if (this.parts.canvasHost) this.screen.board.mountOwn(this.parts.canvasHost);
+    if (this.parts.canvasBox) this.screen.board.mountOwn(this.parts.canvasBox);
   }
 
   refresh() {
