@@ -21,7 +21,7 @@ export class Room {
     this.code = code;
     this.tv = tv; // the table view: always a spectator
     // The TV's top bar keeps the room code and QR code in a corner during play.
-    this.shell = tv ? (middle, ...body) => shell(this.state?.room.phase === "playing" ? [middle, tvCorner(code)].flat() : middle, ...body) : shell;
+    this.shell = tv ? (middle, ...body) => shell(this.state && this.state.room.phase !== "lobby" ? [middle, tvCorner(code)].flat() : middle, ...body) : shell;
     this.follower = null;
     this.state = null;
     this.screen = null;
