@@ -163,7 +163,7 @@ def guess(player: Player, target: Player, label: str, number: int) -> None:
 
 MUST_FIT = ", ".join([
     ".ink-surface", "[data-testid=action-bar]", "[data-testid=secret]",
-    "[data-testid=tools] .btn", "[data-testid=cards-panel]",
+    "[data-testid=tools] .btn", "[data-testid=drawings]",
 ])
 
 

@@ -61,6 +61,13 @@ export class PresenceBar {
         h("button", { class: "btn small primary presence-go-on", type: "button", testid: "go-on", title: t("party.go_on", { names }), onclick: () => this.room.send({ t: "go_on" }) }, t("party.go_on_short")),
       );
     }
+    // Where the screen has no place of its own for the host's sheet (the
+    // reveal, the vote), its button sits at the end of this strip.
+    if (state.you.host && !main.querySelector("[data-testid=host-menu]:not(.in-strip)")) {
+      const button = this.room.hostMenu.button();
+      button?.classList.add("in-strip");
+      parts.push(button);
+    }
     replace(this.el, parts);
     this.el.hidden = parts.length === 0;
   }
