@@ -189,6 +189,8 @@ class Findings:
 
     def canvas(self, page: Page, screen: str) -> None:
         w, h, left, right, top, bottom = canvas(page)
+        if top < 0:
+            self.problems.append(f"{screen}: canvas above the screen")
         self.figures[screen] = [round(w), round(h)]
         if w < MIN_CANVAS or abs(w - h) > 8:
             self.problems.append(f"{screen}: canvas {w:.0f}x{h:.0f}")
