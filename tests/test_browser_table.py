@@ -356,7 +356,7 @@ def tv_check(tvs: list[Page], found: Findings, screen: str, drawings: str, texts
     for page in tvs:
         height = page.viewport_size["height"] if page.viewport_size else 0
         found.tv(page, f"tv{height}-{screen}", drawings, texts)
-        shot(page, f"tv{height}-{screen}")
+        shot(page, f"{found.name}-tv{height}-{screen}")
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "uk"])
