@@ -149,7 +149,8 @@ IN_VIEW_JS = """(sel) => {
   return r.top >= top - 2 && r.top < innerHeight - 40;
 }"""
 
-TV_CHROME = ("[data-testid=rules-open]", "[data-testid=secret]", "[data-testid=host-menu]")
+TV_CHROME = ("[data-testid=rules-open]", "[data-testid=secret]", "[data-testid=host-menu]",
+             "[data-testid=tv-watching]")
 
 
 def broken_words(page: Page) -> list[str]:
@@ -405,6 +406,9 @@ def pictomania_round(srv: ServerProcess, phones: list[Page], tvs: list[Page], la
     for page in phones:
         page.wait_for_selector(tid("pm-display"))
     found.words(host, "pm-display")
+    for page in tvs:
+        page.wait_for_selector(tid("pm-display"))
+    tv_check(tvs, found, "pm-display", "[data-testid=word-card]", ".word .text, .ready-item")
     for page in phones:
         tap(page, tid("ready"))
     for page in phones:

@@ -120,7 +120,7 @@ export class PictomaniaScreen extends DrawingScreen {
         ),
       );
     } else {
-      buttons.push(h("p", { class: "hint" }, t("lobby.watching")));
+      buttons.push(h("p", { class: "hint", testid: "tv-watching" }, t("lobby.watching")));
     }
     if (this.state.you.host) {
       buttons.push(
