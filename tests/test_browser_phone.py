@@ -581,7 +581,8 @@ def test_start_page_shows_joining_first(browser: Browser, phone_server: ServerPr
 
 def test_start_page_keys_time_limit_and_host(browser: Browser, phone_server: ServerProcess) -> None:
     """Arrow keys in the game choice, the time limit typed on the start page is
-    the room's, and the creator (who sits down last) is the host."""
+    the room's, and the creator (who sits down last) is the host, from the
+    start: a friend who sits down first never gets the Start button."""
     errors: list[str] = []
     creator = new_phone(browser, "de", errors)
     friend = new_phone(browser, "de", errors)
@@ -611,6 +612,11 @@ def test_start_page_keys_time_limit_and_host(browser: Browser, phone_server: Ser
         assert creator.locator(tid("host-decides")).inner_text() != ""
 
         join(friend, phone_server, code, "Freundin", "blue")
+        # The creator is in the room, not seated yet: the friend who sat down
+        # first is no host, and gets no Start button.
+        friend.wait_for_selector(tid("wait-host"))
+        assert friend.locator(tid("start-game")).count() == 0
+        assert httpx.get(f"{phone_server.http}/api/rooms/{code}").json()["host"] is None
         join(creator, phone_server, code, "Gastgeberin", "red")
         creator.wait_for_selector(tid("start-game"))
         friend.wait_for_selector(tid("wait-host"))
