@@ -216,3 +216,121 @@ def server_view(srv: Any, code: str) -> dict[str, Any]:
             if msg["t"] == "state":
                 view: dict[str, Any] = msg["game"]
                 return view
+
+
+# Words whole on every screen: a word whose letters lie on two lines (cut by
+# overflow-wrap, word-break or hyphenation) is broken. Text shortened with an
+# ellipsis is fine only where its full text is still there for everyone: a
+# title, an accessible name, or visually hidden text beside it. A <select> must
+# show its chosen option whole.
+WORDS_JS = r"""(root) => {
+  root = root || document.body;
+  const out = [];
+  const name = (el) => (el.dataset && el.dataset.testid ? `[${el.dataset.testid}]` : "")
+      + el.tagName.toLowerCase() + (typeof el.className === "string" && el.className.trim()
+      ? "." + el.className.trim().split(/\s+/).join(".") : "");
+  const hiddenText = (el) => el.closest(
+      "[hidden], .sr-only, script, style, template, noscript, option, select, "
+      + "dialog:not([open]), details:not([open]) > :not(summary)");
+  // Shown: not hidden, and not a 1px box that clips (visually hidden text). A
+  // box squeezed to nothing with its text spilling out is shown all the same.
+  const shown = (el) => {
+    if (hiddenText(el)) return false;
+    if (el.checkVisibility && !el.checkVisibility({ visibilityProperty: true })) return false;
+    const r = el.getBoundingClientRect();
+    return r.width > 1 || getComputedStyle(el).overflowX === "visible";
+  };
+  // The lines a range's boxes lie on (boxes whose middles are within half a
+  // line of each other share one).
+  const lines = (rects) => {
+    const mids = [];
+    for (const r of rects) {
+      if (r.width < 0.5 || r.height < 0.5) continue;
+      const mid = (r.top + r.bottom) / 2;
+      if (!mids.some((m) => Math.abs(m - mid) < r.height / 2)) mids.push(mid);
+    }
+    return mids.length;
+  };
+  const range = document.createRange();
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const seenBroken = new Set();
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!el || !node.data.trim() || !shown(el)) continue;
+    for (const m of node.data.matchAll(/\S+/g)) {
+      if (m[0].length < 2) continue;
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      if (lines(range.getClientRects()) < 2) continue;
+      // where it breaks: the letters of each line, joined with a slash
+      let shownWord = "", top = null;
+      for (let i = 0; i < m[0].length; i++) {
+        range.setStart(node, m.index + i);
+        range.setEnd(node, m.index + i + 1);
+        const r = range.getClientRects()[0];
+        if (r && top !== null && Math.abs(r.top - top) > r.height / 2) shownWord += "/";
+        if (r) top = r.top;
+        shownWord += m[0][i];
+      }
+      const key = `${name(el)} ${shownWord}`;
+      if (!seenBroken.has(key)) out.push(`broken word: ${name(el)} "${shownWord}"`);
+      seenBroken.add(key);
+    }
+  }
+  // Text shortened with an ellipsis (one line, or clamped to a few): only
+  // where the full text is available.
+  const fullText = (el, text) => {
+    const has = (s) => Boolean(s) && s.replace(/\s+/g, " ").includes(text);
+    for (let a = el; a && a !== document.body; a = a.parentElement) {
+      if (has(a.getAttribute("title")) || has(a.getAttribute("aria-label"))) return true;
+      const by = a.getAttribute("aria-labelledby");
+      if (by && by.split(/\s+/).some((id) => has(document.getElementById(id)?.textContent))) {
+        return true;
+      }
+      if ([...a.querySelectorAll(".sr-only")].some((s) => has(s.textContent))) return true;
+      if (a.matches("button, a, label, li, td, th, figcaption, [role]")) break;
+    }
+    return false;
+  };
+  for (const el of root.querySelectorAll("*")) {
+    if (!shown(el)) continue;
+    const cs = getComputedStyle(el);
+    const oneLine = cs.textOverflow === "ellipsis" && el.scrollWidth > el.clientWidth + 1;
+    const clamped = cs.webkitLineClamp !== "none" && cs.webkitLineClamp !== ""
+        && el.scrollHeight > el.clientHeight + 1;
+    if (!oneLine && !clamped) continue;
+    const text = el.textContent.replace(/\s+/g, " ").trim();
+    if (text && !fullText(el, text)) out.push(`cut without its full text: ${name(el)} "${text}"`);
+  }
+  // A menu shows its chosen option whole.
+  for (const sel of root.querySelectorAll("select")) {
+    if (sel.closest("[hidden]") || !sel.getBoundingClientRect().width) continue;
+    const text = sel.selectedOptions[0]?.textContent.trim() || "";
+    const cs = getComputedStyle(sel);
+    const probe = document.createElement("span");
+    probe.textContent = text;
+    probe.style.cssText = `position:absolute;visibility:hidden;white-space:pre;font:${cs.font};`
+        + `letter-spacing:${cs.letterSpacing}`;
+    document.body.append(probe);
+    const need = probe.getBoundingClientRect().width;
+    probe.remove();
+    // the room the option has: the box minus its padding, borders and the arrow
+    const arrow = 20;
+    const room = sel.getBoundingClientRect().width - parseFloat(cs.paddingLeft)
+        - parseFloat(cs.paddingRight) - parseFloat(cs.borderLeftWidth)
+        - parseFloat(cs.borderRightWidth) - arrow;
+    if (need > room + 0.5) {
+      out.push(`menu cut: ${name(sel)} "${text}" needs ${Math.ceil(need)}px, `
+          + `has ${Math.floor(room)}px`);
+    }
+  }
+  return out;
+}"""
+
+
+def words_problems(page: Page, root: str | None = None) -> list[str]:
+    """Broken words, text cut without its full text, and cut menus on ``page``
+    (under the element ``root`` selects, or the whole body)."""
+    found: list[str] = page.evaluate(
+        f"(sel) => ({WORDS_JS})(sel ? document.querySelector(sel) : document.body)", root)
+    return found

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,7 +21,7 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from browser_helpers import ARTIFACTS, CHROMIUM
+from browser_helpers import ARTIFACTS, CHROMIUM, words_problems
 from conftest import ServerProcess, free_port
 
 pytestmark = [
@@ -115,20 +116,33 @@ LAYOUT_JS = r"""() => {
     if (cs.display === "none" || cs.visibility === "hidden") continue;
     const r = el.getBoundingClientRect();
     if (!r.width || !r.height) continue;
+    if (r.width <= 1 && r.height <= 1) continue;  // visually hidden (for screen readers)
     const sideways = el.scrollWidth > el.clientWidth + 1;
     if (sideways && (cs.overflowX === "auto" || cs.overflowX === "scroll")) {
       out.push(`scrolls sideways: ${name(el)} ${el.scrollWidth}>${el.clientWidth}`);
     }
-    const clips = cs.overflowX === "hidden" || cs.overflowX === "clip"
-        || cs.textOverflow === "ellipsis";
+    // Text shortened with an ellipsis is judged by WORDS_JS (fine where its
+    // full text is at hand); any other clipping cuts text off.
+    const clips = (cs.overflowX === "hidden" || cs.overflowX === "clip")
+        && cs.textOverflow !== "ellipsis";
     const text = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())
         || el.querySelector("span, strong, b, small");
     if (sideways && clips && text && !el.classList.contains("ink-box")) {
       out.push(`cut: ${name(el)} ${el.scrollWidth}>${el.clientWidth}`);
     }
     const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
-    if ((own || el.matches("button, input, a, select")) && (r.right > vw + 1 || r.left < -1)) {
-      out.push(`off screen: ${name(el)} ${Math.round(r.left)}..${Math.round(r.right)}`);
+    // what shows of it: its box, cut to the boxes of the ancestors that clip
+    let left = r.left, right = r.right;
+    for (let a = el.parentElement; a && a !== document.body; a = a.parentElement) {
+      const ac = getComputedStyle(a);
+      if (ac.overflowX === "visible") continue;
+      const b = a.getBoundingClientRect();
+      left = Math.max(left, b.left);
+      right = Math.min(right, b.right);
+    }
+    if ((own || el.matches("button, input, a, select")) && right > left
+        && (right > vw + 1 || left < -1)) {
+      out.push(`off screen: ${name(el)} ${Math.round(left)}..${Math.round(right)}`);
     }
   }
   const timer = document.querySelector(
@@ -154,13 +168,11 @@ LAYOUT_JS = r"""() => {
     if (!c.width || c.closest("[hidden]") || !c.getBoundingClientRect().width) continue;
     if (!c.closest("[role=img][aria-label]")) out.push(`unnamed canvas: ${name(c.parentElement)}`);
   }
-  // Words and names in the deck's language wrap with hyphens there.
+  // Words on the cards carry the deck's language (screen readers read them in it).
   const deckWords = ".word .text, .stack-word-text, [data-testid=gallery-word], "
       + "[data-testid=ig-secret-word], [data-testid=ig-location-text], .ig-tile-word";
   for (const el of document.querySelectorAll(deckWords)) {
-    const cs = getComputedStyle(el);
     const langEl = el.closest("[lang]");
-    if (cs.hyphens !== "auto") out.push(`no hyphens: ${name(el)}`);
     if (!langEl || langEl.getAttribute("lang") !== document.body.dataset.deckLang) {
       out.push(`deck word without its lang: ${name(el)}`);
     }
@@ -182,6 +194,7 @@ class Checker:
         page.evaluate("(l) => { document.body.dataset.deckLang = l; }", deck_lang or self.lang)
         page.wait_for_timeout(0)
         issues: list[str] = page.evaluate(LAYOUT_JS)
+        issues += words_problems(page)
         results = Axe().run(page, options={"runOnly": {"type": "tag", "values": [
             "wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]}})
         bad = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
@@ -389,8 +402,8 @@ def pictomania(srv: ServerProcess, pages: list[Page], watcher: Page, lang: str,
     if first:
         check.check(host, f"{tag}-reveal-turning")
     for page in pages:
-        if page.locator(tid("reveal-skip")).is_visible():
-            tap(page, tid("reveal-skip"))
+        # the reveal may end by itself between a look at the button and a tap on it
+        press(page, f"{tid('reveal-skip')}:not([hidden])")
         page.wait_for_selector(tid("summary"))
     check.check(host, f"{tag}-reveal")
     tap(b, "[data-testid^=void-]")  # a void vote (or admission) on the first drawing
@@ -502,6 +515,14 @@ def piet(srv: ServerProcess, host: Page, watcher: Page, lang: str, check: Checke
     host.wait_for_selector(f"{tid('piet')}[data-phase=over]")
     check.check(host, "piet-over")
 
+    # An empty palette first (master rule 1), the human placing first: its free
+    # cells are buttons that show their names, which must be readable.
+    code = make_room(srv, "piet", {"opponent": "easy", "setup": "empty"}, lang, host)
+    join(host, srv, code, NAMES[lang][0], COLOURS[0])
+    start_game(host, f"{tid('piet')}[data-phase=filling]")
+    host.wait_for_selector(f"{tid('piet-palette')} .piet-cell.fillable:not([disabled])")
+    check.check(host, "piet-filling")
+
 
 @pytest.mark.parametrize("lang", ["en", "de", "uk"])
 def test_every_screen_fits_a_phone(browser: Browser, phone_server: ServerProcess,
@@ -530,9 +551,38 @@ def test_every_screen_fits_a_phone(browser: Browser, phone_server: ServerProcess
     assert not errors, errors
 
 
+@pytest.mark.parametrize("lang", ["en", "de", "uk"])
+def test_start_page_shows_joining_first(browser: Browser, phone_server: ServerProcess,
+                                        lang: str) -> None:
+    """Most people at a table join a room someone else made: on a phone the code
+    field and its button are in view without scrolling, and the empty field
+    does not show a sample code that reads as one already filled in."""
+    errors: list[str] = []
+    page = new_phone(browser, lang, errors)
+    try:
+        page.goto(phone_server.http + "/")
+        page.wait_for_selector(tid("start-page"))
+        for what in ("join-code", "join-room"):
+            box = page.locator(tid(what)).bounding_box()
+            assert box and 0 <= box["y"] <= PHONE["height"] - box["height"], (what, box)
+        field = page.locator(tid("join-code"))
+        assert field.input_value() == ""
+        hint = field.get_attribute("placeholder") or ""
+        assert not re.fullmatch(r"[A-Z0-9]{4,8}", hint.replace(" ", "")), hint
+        assert hint.strip() and hint != hint.upper(), hint  # words, not capitals like a code
+        # its name comes from a visible label
+        assert page.evaluate(
+            "() => document.querySelector('[data-testid=join-code]').labels[0]?.textContent"
+        ).strip()
+    finally:
+        page.context.close()
+    assert not errors, errors
+
+
 def test_start_page_keys_time_limit_and_host(browser: Browser, phone_server: ServerProcess) -> None:
     """Arrow keys in the game choice, the time limit typed on the start page is
-    the room's, and the creator (who sits down last) is the host."""
+    the room's, and the creator (who sits down last) is the host, from the
+    start: a friend who sits down first never gets the Start button."""
     errors: list[str] = []
     creator = new_phone(browser, "de", errors)
     friend = new_phone(browser, "de", errors)
@@ -562,6 +612,11 @@ def test_start_page_keys_time_limit_and_host(browser: Browser, phone_server: Ser
         assert creator.locator(tid("host-decides")).inner_text() != ""
 
         join(friend, phone_server, code, "Freundin", "blue")
+        # The creator is in the room, not seated yet: the friend who sat down
+        # first is no host, and gets no Start button.
+        friend.wait_for_selector(tid("wait-host"))
+        assert friend.locator(tid("start-game")).count() == 0
+        assert httpx.get(f"{phone_server.http}/api/rooms/{code}").json()["host"] is None
         join(creator, phone_server, code, "Gastgeberin", "red")
         creator.wait_for_selector(tid("start-game"))
         friend.wait_for_selector(tid("wait-host"))

@@ -90,6 +90,35 @@ def test_cues_fire_at_their_moments_and_the_switch_is_remembered(
         other.close()
 
 
+def test_the_end_of_an_incognito_game_is_a_reveal(browser: Any, server: Any) -> None:
+    """The last round of Incognito goes from the vote straight to the game's
+    end, which shows that round's reveal: it sounds like every other reveal."""
+    code = create_room(server.http, "incognito", {"rounds": 1, "countdown": 0})
+    host = WsPlayer(server.ws, code)
+    host.join("Hana", "blue")
+    other = WsPlayer(server.ws, code)
+    other.join("Olek", "green")
+    me = new_player(browser, "Mia", "red", phone=True)
+    try:
+        join(me, f"{server.http}/r/{code}")
+        host.request({"t": "start"})
+        me.wait("ig-drawing")
+        # Without a countdown a phase ends once all but one are done: Mia only watches.
+        for p in (host, other):
+            p.act({"type": "done_drawing"})
+        me.wait("ig-voting")
+        for p in (host, other):
+            p.act({"type": "done_voting"})
+        me.wait("ig-over")
+        wait_cue(me.page, "reveal", True)
+        assert [c for c in cues(me.page) if c[0] == "reveal"] == [("reveal", True)]
+        assert me.errors == []
+    finally:
+        me.context.close()
+        host.close()
+        other.close()
+
+
 def test_your_turn_in_piet(browser: Any, server: Any) -> None:
     code = create_room(server.http, "piet", {"opponent": "easy", "computer_seat": 0})
     me = new_player(browser, "Ann", "red")

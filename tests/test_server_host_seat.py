@@ -2,7 +2,10 @@
 
 POST /api/rooms hands the creating browser a host credential; joining with it
 makes that player host, even after a friend sat down first (and after a
-restart). A seat that drew nothing in a round has a blank PNG, not a 404.
+restart). While the creator's page is in the room unseated, a friend who sits
+down is not host; when it leaves, the host role waits a while, then goes to
+the first player seated. A seat that drew nothing in a round has a blank PNG,
+not a 404.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import io
 from collections.abc import Callable
 
 import httpx
+import websockets
 from PIL import Image
 
 from conftest import Client, ServerProcess, open_client
@@ -74,6 +78,77 @@ async def test_the_creator_is_host_even_if_a_friend_sits_first(
     await creator.request({"t": "leave"})
     assert await host_of(late, 3) == friend_id
     assert other_id != friend_id
+
+
+async def open_creator(clients: list[Client], srv: ServerProcess, code: str,
+                       key: str) -> Client:
+    """The creator's page, not seated: its hello carries the host key."""
+    ws = await websockets.connect(f"{srv.ws}/ws/{code}")
+    creator = Client(ws)
+    clients.append(creator)
+    await creator.send({"t": "hello", "v": 1, "token": None, "lang": "en", "host_key": key})
+    await creator.expect("welcome")
+    return creator
+
+
+async def test_nobody_is_host_while_the_creator_is_here_unseated(
+    server: ServerProcess, clients: list[Client]
+) -> None:
+    # A wrong key in a hello makes nobody the creator: the first to sit is host.
+    code, _ = create(server)
+    await open_creator(clients, server, code, "not-the-key")
+    first = await open_client(clients, server, code)
+    assert await host_of(first, 0) is None
+    first_id = await join(first, "First", "blue")
+    assert await host_of(first, 1) == first_id
+
+    code, key = create(server)
+    creator = await open_creator(clients, server, code, key)
+    friend = await open_client(clients, server, code)
+    await join(friend, "Friend", "blue")
+    assert await host_of(friend, 1) is None  # no Start button for the friend
+    refused = await friend.request({"t": "start"})
+    assert refused["t"] == "error" and refused["code"] == "not_host"
+    creator_id = await join(creator, "Creator", "red", host_key=key)
+    assert await host_of(friend, 2) == creator_id
+
+
+async def test_the_host_role_waits_a_while_for_a_creator_who_left(
+    server_factory: Callable[..., ServerProcess], clients: list[Client]
+) -> None:
+    srv = server_factory("--creator-wait", "0.5")
+    code, key = create(srv)
+    creator = await open_creator(clients, srv, code, key)
+    friend = await open_client(clients, srv, code)
+    friend_id = await join(friend, "Friend", "blue")
+    assert await host_of(friend, 1) is None
+    # The creator's phone goes to another app: after the wait the friend is host.
+    await creator.close()
+    clients.remove(creator)
+    state = await friend.state(lambda m: m["room"]["host"] is not None)
+    assert state["room"]["host"] == friend_id
+    # The creator's key still makes them host when they come back to sit.
+    back = await open_creator(clients, srv, code, key)
+    creator_id = await join(back, "Creator", "red", host_key=key)
+    assert await host_of(back, 2) == creator_id
+
+
+async def test_after_a_restart_a_room_without_host_gets_one(
+    server_factory: Callable[..., ServerProcess], clients: list[Client]
+) -> None:
+    srv = server_factory()
+    code, key = create(srv)
+    await open_creator(clients, srv, code, key)
+    friend = await open_client(clients, srv, code)
+    await join(friend, "Friend", "blue")
+    assert await host_of(friend, 1) is None
+    token, friend_id = friend.token, friend.player
+    srv.stop()
+    srv.start()
+    # The creator is not back: the room does not wait for them.
+    again = await open_client(clients, srv, code, token=token)
+    state = await again.state(lambda m: m["room"]["host"] is not None)
+    assert state["room"]["host"] == friend_id
 
 
 async def test_an_empty_drawing_is_a_blank_png(

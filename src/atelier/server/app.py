@@ -38,7 +38,7 @@ from atelier.server.pngs import PngCache
 from atelier.server.protocol import load_json
 from atelier.server.qr import qr_svg
 from atelier.server.replays import AnimationCache, timeline_json
-from atelier.server.rooms import IDLE_SECONDS, LiveRoom, Rooms
+from atelier.server.rooms import CREATOR_WAIT, IDLE_SECONDS, LiveRoom, Rooms
 from atelier.server.socket import serve_socket
 from atelier.server.views import drawing_key, room_summary, visible_drawers
 from atelier.store import open_store
@@ -67,6 +67,7 @@ class ServerConfig:
     owns: Callable[[str], bool] | None = None
     """With ``--workers``: whether this process serves a room (atelier.server.workers)."""
     idle_seconds: float = IDLE_SECONDS  # unload a room nobody is connected to after this
+    creator_wait: float = CREATOR_WAIT  # the host role waits this long for a creator who left
     address_policy: AddressPolicy = field(default_factory=AddressPolicy)
 
 
@@ -140,7 +141,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         store = await open_store(config.db_path, config.database_url, config.table_prefix)
         hub = await open_hub(config.redis_url, f"atelier:{config.table_prefix}")
         rooms = Rooms(store, hub, _games(config), owns=config.owns,
-                      idle_seconds=config.idle_seconds)
+                      idle_seconds=config.idle_seconds, creator_wait=config.creator_wait)
         await rooms.start()
         app.state.rooms = rooms
         try:

@@ -79,6 +79,10 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--unload-idle", type=float, default=600, metavar="SECONDS",
                     help="a room nobody is connected to leaves memory after this long "
                          "(default 600; it comes back from the log on the next visit)")
+    ap.add_argument("--creator-wait", type=float, default=None, metavar="SECONDS",
+                    help="until a room's creator sits down, nobody else is host; after "
+                         "their browser left, the host role waits this long for them "
+                         "(default 90)")
     limits = ap.add_argument_group("per-address limits (one address may be a whole LAN party)")
     limits.add_argument("--max-rooms-per-minute", type=int, default=ROOMS_PER_MINUTE,
                         metavar="N",
@@ -177,6 +181,7 @@ def main(argv: list[str]) -> int:
         table_prefix=args.table_prefix,
         extra_games=extra,
         idle_seconds=args.unload_idle,
+        **({} if args.creator_wait is None else {"creator_wait": args.creator_wait}),
         forwarded_allow_ips=args.forwarded_allow_ips,
         address_policy=AddressPolicy(
             rooms_per_minute=args.max_rooms_per_minute,

@@ -79,6 +79,7 @@ class Connection:
         self.ws = ws
         self.lang = lang
         self.player_id: str | None = None
+        self.creator = False  # said hello with the room's (unused) host key
         self.room: LiveRoom | None = None  # set when it joins a room (Rooms.attach)
         self.limits = Limits()
         self.ink_key: str | None = None

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from atelier.server import views
 from atelier.server.connection import Connection, bundler
-from atelier.server.live_room import LiveRoom
+from atelier.server.live_room import CREATOR, LiveRoom
 
 
 def push_states(room: LiveRoom) -> None:
@@ -102,12 +102,16 @@ def relay_ink(room: LiveRoom, key: str, seat: int, data: bytes,
 
 
 def recount_online(room: LiveRoom) -> set[str] | None:
-    """Recount the players connected here; the new set if it changed, else None."""
+    """Recount the players connected here (and the unseated creator, as
+    CREATOR); the new set if it changed, else None."""
     before = {pid for pid, n in room.local_online.items() if n > 0}
     counts: dict[str, int] = {}
+    waiting = room.model.host_key_hash is not None
     for conn in room.conns:
         if conn.player_id is not None:
             counts[conn.player_id] = counts.get(conn.player_id, 0) + 1
+        elif conn.creator and waiting:
+            counts[CREATOR] = counts.get(CREATOR, 0) + 1
     room.local_online = counts
     after = set(counts)
     return None if after == before else after

@@ -42,6 +42,10 @@ def valid_code(code: str) -> bool:
     return len(code) == CODE_LENGTH and all(ch in CODE_ALPHABET for ch in code)
 
 
+CREATOR = "~creator"
+"""In a room's online set: the creator's browser, in the room but not seated yet
+(no player id looks like it)."""
+
 HOLD_RENEW = 20.0
 """Seconds between a process's reminders that it holds its loaded rooms."""
 HOLD_STALE = 3 * HOLD_RENEW
@@ -70,6 +74,8 @@ class LiveRoom:
     go (fanout.relay_ink); emptied whenever a connection comes, goes or comes
     to see differently."""
     gathering: bool = False  # live ink waits in bundles for flush_ink
+    creator_left_at: float | None = None  # monotonic: the unseated creator's last connection closed
+    host_timer: asyncio.TimerHandle | None = None  # then gives the host role away (Rooms)
     # the rules' canvas_action (DrawingGame), looked up once: asked after every batch
     canvas_action: Callable[[Any, int, bool], dict[str, Any] | None] | None = field(init=False)
 
@@ -80,6 +86,18 @@ class LiveRoom:
     @property
     def code(self) -> str:
         return self.model.code
+
+    def creator_waits(self, grace: float, now: float | None = None) -> bool:
+        """Whether the host role waits for the room's creator: connected and not
+        seated yet, or gone less than ``grace`` seconds ago (a phone switched to
+        another app to share the link closes its connection)."""
+        if self.model.host_key_hash is None:
+            return False
+        if CREATOR in self.online():
+            return True
+        left = self.creator_left_at
+        now = time.monotonic() if now is None else now
+        return left is not None and now - left < grace
 
     def online(self) -> set[str]:
         ids = {pid for pid, n in self.local_online.items() if n > 0}

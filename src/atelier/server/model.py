@@ -79,7 +79,8 @@ class RoomModel:
     seq: int = 1
     joined_count: int = 0
     # The creator's host credential (hash): whoever joins with it becomes host,
-    # even if a friend sat down first; it works once.
+    # even if a friend sat down first; it works once. While the creator is in
+    # the room unseated, a friend who sits down is not host (decide_join).
     host_key_hash: str | None = None
     games_started: int = 0
     # Players gone during the current game (left or removed): their seats stay.
@@ -171,7 +172,8 @@ class RoomModel:
             if data.get("host"):
                 self.host = data["player"]
                 self.host_key_hash = None
-            elif self.host is None:
+            elif self.host is None and data.get("host") is not False:
+                # "host": false: the creator was there, about to sit down
                 self.host = data["player"]
         elif kind == "left":
             gone = self.player(data["player"])
@@ -295,7 +297,10 @@ def host_key_matches(room: RoomModel, host_key: str | None) -> bool:
 
 
 def decide_join(room: RoomModel, name: str, colour: str, token_hash: str,
-                host_key: str | None = None) -> Event:
+                host_key: str | None = None, creator_waits: bool = False) -> Event:
+    """A player sits down. With the host key, as host. Without it, as host if
+    the room has none, unless the room's creator (who holds the key) is in the
+    room and has not sat down yet: the host role waits for them."""
     _require_lobby(room)
     name = clean_name(name)
     require(colour in COLOURS, "colour_invalid")
@@ -308,7 +313,16 @@ def decide_join(room: RoomModel, name: str, colour: str, token_hash: str,
                              "token_hash": token_hash}
     if host_key_matches(room, host_key):
         event["host"] = True
+    elif room.host is None and creator_waits and room.host_key_hash is not None:
+        event["host"] = False
     return "joined", event
+
+
+def decide_unclaimed_host(room: RoomModel) -> Event:
+    """The creator left without sitting down: the first player seated becomes
+    host (the creator's key still makes them host if they come back to sit)."""
+    require(room.host is None and bool(room.players), "not_host")
+    return "host", {"player": room.players[0].id}
 
 
 def removable(room: RoomModel) -> bool:

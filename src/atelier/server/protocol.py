@@ -34,6 +34,8 @@ class Hello(_Msg):
     v: int
     token: Annotated[str, Field(max_length=128)] | None = None
     lang: Short = "en"
+    # the creator's browser, not seated yet: the host role waits for it
+    host_key: Annotated[str, Field(max_length=128)] | None = None
 
 
 class Join(_Msg):

@@ -31,21 +31,25 @@ from atelier.server.connection import Connection
 from atelier.server.deadlines import Deadlines
 from atelier.server.ink_intake import InkIntake
 from atelier.server.live_room import (
+    CREATOR,
     HOLD_RENEW,
     LiveRoom,
     new_code,
     normal_code,
     valid_code,
 )
-from atelier.server.model import Event, RoomModel, replay_log
+from atelier.server.model import Event, RoomModel, decide_unclaimed_host, replay_log
 from atelier.store import Conflict, Store
 
-__all__ = ["IDLE_SECONDS", "LiveRoom", "Rooms", "normal_code"]
+__all__ = ["CREATOR_WAIT", "IDLE_SECONDS", "LiveRoom", "Rooms", "normal_code"]
 
 log = logging.getLogger(__name__)
 
 STOP_SECONDS = 8.0  # a clean stop's budget for writing what is pending
 IDLE_SECONDS = 600.0  # a room nobody is connected to leaves memory after this long
+CREATOR_WAIT = 90.0
+"""Seconds the host role waits for a room's creator whose connection closed
+before they sat down (a phone that went to another app to share the link)."""
 COMMIT_RETRIES = 30
 RELEASE_AFTER = 50  # unloading this many rooms at once is worth a collection and a trim
 
@@ -74,13 +78,15 @@ def _status(kind: str, model: RoomModel, state: Any) -> str | None:
 class Rooms:
     def __init__(self, store: Store, hub: Hub, games: Callable[[str], Game[Any]],
                  owns: Callable[[str], bool] | None = None,
-                 idle_seconds: float = IDLE_SECONDS) -> None:
+                 idle_seconds: float = IDLE_SECONDS,
+                 creator_wait: float = CREATOR_WAIT) -> None:
         self.store = store
         # with several worker processes, the rooms this one restores and plays
         self.owns = owns or (lambda code: True)
         self.hub = hub
         self.games = games
         self.idle_seconds = idle_seconds
+        self.creator_wait = creator_wait
         self.loaded: dict[str, LiveRoom] = {}
         self.unloaded = 0  # rooms that left memory since the start
         self.ink_waits = 0  # batches that waited for their sender's ink allowance
@@ -313,6 +319,11 @@ class Rooms:
         room.fans.clear()
         room.active_at = time.monotonic()
         conn.send(views.welcome_message(room.model, player_id))
+        if conn.creator:
+            room.creator_left_at = None
+            if room.host_timer is not None:
+                room.host_timer.cancel()
+                room.host_timer = None
         self._recount_online(room)
         fanout.push_states(room)
 
@@ -325,6 +336,28 @@ class Rooms:
         room.active_at = time.monotonic()
         self._recount_online(room)
         fanout.push_states(room)
+        if conn.creator and conn.player_id is None and CREATOR not in room.online():
+            # the creator's last connection closed before they sat down: the host
+            # role waits a while for them, then goes to the first player seated
+            room.creator_left_at = time.monotonic()
+            if room.host_timer is not None:
+                room.host_timer.cancel()
+            room.host_timer = asyncio.get_running_loop().call_later(
+                self.creator_wait + 0.05, lambda: self._spawn(self.settle_host(room)))
+
+    async def settle_host(self, room: LiveRoom) -> None:
+        """A room with players and no host, whose creator it no longer waits for
+        (gone a while, or not here after a restart): the first seated is host."""
+        model = room.model
+        if (self.loaded.get(model.code) is not room or model.host is not None
+                or not model.players or room.creator_waits(self.creator_wait)):
+            return
+        try:
+            await self.commit(room, lambda r: (decide_unclaimed_host(r), None))
+        except RuleError:
+            pass  # someone became host meanwhile
+        except Exception:
+            log.exception("handing the host role on failed in room %s", model.code)
 
     def _recount_online(self, room: LiveRoom) -> None:
         online = fanout.recount_online(room)

@@ -80,6 +80,9 @@ class Session:
         try:
             if await self.handshake():
                 self.on_hello()
+                room = self.conn.room
+                if room is not None:
+                    await self.rooms.settle_host(room)
                 take_ink = (self.ws.scope.get("extensions") or {}).get("atelier.take_ink")
                 if take_ink is not None:
                     take_ink(self.ink_now)
@@ -140,6 +143,8 @@ class Session:
                 self.refuse(RuleError("bad_token"))
             else:
                 player_id = player.id
+        if player_id is None and m.host_key_matches(room.model, msg.host_key):
+            self.conn.creator = True
         self.rooms.attach(room, self.conn, player_id)
         return True
 
@@ -284,7 +289,8 @@ class Session:
         token_hash = m.hash_token(token)
         seq, event = await self.rooms.record(
             room,
-            lambda r: (m.decide_join(r, msg.name, msg.colour, token_hash, msg.host_key), None),
+            lambda r: (m.decide_join(r, msg.name, msg.colour, token_hash, msg.host_key,
+                                     room.creator_waits(self.rooms.creator_wait)), None),
         )
         # the new player learns their token and seat before the state that shows them
         player = room.model.player(event[1]["player"])

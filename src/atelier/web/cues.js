@@ -19,8 +19,10 @@ export function cuesBetween(prev, next) {
   if (game === "pictomania" || game === "incognito") {
     const started = b.phase === "drawing" && (!a || a.phase !== "drawing" || a.round !== b.round);
     if (started && prev) out.push("round");
-    const revealPhase = game === "pictomania" ? "review" : "scored";
-    if (a && b.phase === revealPhase && a.phase !== revealPhase) out.push("reveal");
+    // Incognito's last round goes from the vote straight to the end, which
+    // shows that round's reveal too
+    const reveals = game === "pictomania" ? ["review"] : ["scored", "over"];
+    if (a && reveals.includes(b.phase) && !reveals.includes(a.phase)) out.push("reveal");
     if (a && me !== null && a.round === b.round && guessesOn(game, b, me) > guessesOn(game, a, me)) {
       out.push("guessed");
     }

@@ -106,17 +106,71 @@ export function radioKeys(group) {
   });
 }
 
+// Words stay whole: a line may break between words, never inside one. The
+// browser would break after a hyphen ("merry-/go-round"), so a word with one
+// keeps together in a nowrap span; the text itself is unchanged.
+const BREAKS_INSIDE = /[-\u2010\u2013\u2014/]/;
+export function wholeWords(text) {
+  const parts = String(text ?? "").split(/(\s+)/);
+  if (!parts.some((p) => BREAKS_INSIDE.test(p))) return String(text ?? "");
+  return parts.filter((p) => p).map((p) => (BREAKS_INSIDE.test(p) ? h("span", { class: "nobr" }, p) : p));
+}
+
+// The widest piece of these texts that must stay on one line (a word, or the
+// longest word of a phrase), in em of the page's font in bold: a layout gives
+// its columns at least this width (times its font size), so nothing is cut.
+let ruler = null;
+export function widestWord(texts) {
+  ruler ??= document.createElement("canvas").getContext("2d");
+  ruler.font = `700 100px ${getComputedStyle(document.body).fontFamily}`;
+  let widest = 0;
+  for (const text of texts) {
+    for (const piece of String(text ?? "").split(/\s+/)) widest = Math.max(widest, ruler.measureText(piece).width / 100);
+  }
+  return Math.ceil(widest * 100) / 100;
+}
+
+// A player's name on one line: shortened with an ellipsis where it does not
+// fit, the whole name in its title (screen readers read the text in full).
+// With the class "wrap" it may take a line per word, each word whole.
+export function nameTag(name, cls = "", attrs = {}) {
+  const wraps = cls.split(" ").includes("wrap");
+  return h("span", { class: `name-tag ${cls}`.trim(), title: name, ...attrs }, wraps ? wholeWords(name) : name);
+}
+
+// Names in running text ("Waiting for A, B"): each whole on its line.
+export function nameList(names) {
+  return names.flatMap((name, i) => [i ? ", " : null, h("span", { class: "nobr" }, name)]).filter((x) => x);
+}
+
+// A column heading: a string, or {full, short} where a phone shows the short
+// one (with the full one in its title) and screen readers always read the full.
+function headCell(head) {
+  if (typeof head === "string" || !head.short || head.short === head.full) {
+    return h("th", { scope: "col" }, typeof head === "string" ? head : head.full);
+  }
+  return h(
+    "th",
+    { scope: "col" },
+    h("span", { class: "col-full" }, head.full),
+    h("abbr", { class: "col-short", title: head.full, "aria-hidden": "true" }, head.short),
+  );
+}
+
 // A table of scores: a header row of labels, then the rows given (each a <tr>).
 // With a label, its box is a named region (a screen reader can jump to it).
 export function scoreTable(testid, headers, rows, label = null) {
-  return h(
-    "div",
-    label ? { class: "table-wrap", role: "region", "aria-label": label } : { class: "table-wrap" },
-    h(
-      "table",
-      { class: "scores", testid },
-      h("thead", {}, h("tr", {}, headers.map((text) => h("th", {}, text)))),
-      h("tbody", {}, rows),
-    ),
+  const table = h(
+    "table",
+    { class: "scores", testid, role: "table", style: { "--cols": String(headers.length - 1) } },
+    h("thead", { role: "rowgroup" }, h("tr", {}, headers.map(headCell))),
+    h("tbody", { role: "rowgroup" }, rows),
   );
+  // A phone lays the rows out as grids (styles.css): the roles keep them a
+  // table for every screen reader.
+  for (const tr of table.querySelectorAll("tr")) tr.setAttribute("role", "row");
+  for (const th of table.querySelectorAll("thead th")) th.setAttribute("role", "columnheader");
+  for (const th of table.querySelectorAll("tbody th")) th.setAttribute("role", "rowheader");
+  for (const td of table.querySelectorAll("td")) td.setAttribute("role", "cell");
+  return h("div", label ? { class: "table-wrap", role: "region", "aria-label": label } : { class: "table-wrap" }, table);
 }

@@ -1,8 +1,8 @@
 // The end of the game: the winner(s), the final totals, and a gallery of
 // every drawing with its word and drawer, each downloadable as PNG.
 
-import { colourCss, h } from "./dom.js";
-import { deckLanguage, t } from "./i18n.js";
+import { colourCss, h, nameList, nameTag, wholeWords } from "./dom.js";
+import { deckLanguage, t, tn } from "./i18n.js";
 import { againPanel } from "./again.js";
 import { replayButton } from "./replay_player.js";
 
@@ -33,9 +33,9 @@ export function galleryItem(screen, { key, seat, word, title, download, details 
     h(
       "figcaption",
       {},
-      h("strong", { testid: `${prefix}gallery-word`, lang: deckLanguage() }, word),
+      h("strong", { testid: `${prefix}gallery-word`, lang: deckLanguage() }, wholeWords(word)),
       details,
-      h("span", { class: "muted" }, name),
+      nameTag(name, "muted gallery-name"),
       h("a", { class: "btn small", href: pngUrl(code, key, seat), download: file, testid: `${prefix}gallery-download` }, download),
       replayButton(() => ({ code, key, seat, title, who: (s) => ({ name: screen.name(s), colour: screen.player(s)?.colour }) })),
     ),
@@ -65,7 +65,7 @@ export function renderGallery(screen) {
     "section",
     { class: "card winners", testid: "winners" },
     h("div", { class: "trophy", "aria-hidden": "true" }, "★"),
-    h("h2", {}, names.length > 1 ? t("pm.winners_shared", { names: names.join(", ") }) : t("pm.winner", { name: names[0] ?? "" })),
+    h("h2", {}, names.length > 1 ? tn("pm.winners_shared", { names: nameList(names) }) : tn("pm.winner", { name: nameList(names.slice(0, 1)) })),
     h(
       "ol",
       { class: "final-list", testid: "final-scores" },
@@ -74,7 +74,7 @@ export function renderGallery(screen) {
           "li",
           { class: winners.has(seat) ? "won" : "", testid: "final-row", dataset: { seat: String(seat), total: String(view.totals[seat]) } },
           h("span", { class: "swatch small", style: { background: colourCss(screen.player(seat)?.colour) } }),
-          h("span", { class: "final-name" }, screen.name(seat)),
+          nameTag(screen.name(seat), "final-name"),
           h("span", { class: "final-total" }, t("pm.points", { n: view.totals[seat] })),
         ),
       ),

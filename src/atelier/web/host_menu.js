@@ -3,15 +3,14 @@
 // taking a player out. A sheet, not a panel on the page, so however many
 // players are away it never takes the canvas's room or covers anything.
 
-import { colourCss, h, replace } from "./dom.js";
+import { colourCss, h, nameList, replace } from "./dom.js";
 import { t } from "./i18n.js";
 import { onlyAbsentWaiting } from "./absent.js";
 
 // A translated sentence with a list of names in it, each name kept on one line.
 function withNames(key, names) {
   const [before, after = ""] = t(key, { names: "\u0000" }).split("\u0000");
-  const spans = names.flatMap((name, i) => [i ? ", " : null, h("span", { class: "nowrap" }, name)]);
-  return [before, ...spans, after];
+  return [before, ...nameList(names), after];
 }
 
 export class HostMenu {

@@ -49,6 +49,25 @@ export function t(key, params = {}) {
   );
 }
 
+// Like t(), for text with elements in it: a DOM node given as a field is put
+// in as it is (a name that must stay whole), so the result is a list for h().
+export function tn(key, params = {}) {
+  const text = has(key) ? strings[key] : key;
+  return text.split(/(\{\w+\})/).filter((part) => part).map((part) => {
+    const name = /^\{(\w+)\}$/.exec(part)?.[1];
+    if (!name || !Object.prototype.hasOwnProperty.call(params, name)) return part;
+    const value = params[name];
+    return value instanceof Node || Array.isArray(value) ? value : String(value);
+  });
+}
+
+// A column heading for scoreTable(): with its short form for phones
+// ("key_short") where the language has one.
+export function heading(key, params = {}) {
+  const short = `${key}_short`;
+  return has(short) ? { full: t(key, params), short: t(short, params) } : t(key, params);
+}
+
 // A server error {code, params, message?}: our own translation wins, so the
 // toast follows a language switch even for errors sent before it.
 export function errorText(error) {

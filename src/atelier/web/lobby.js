@@ -1,7 +1,7 @@
 // The room before the start: share, join with a name and a free colour,
 // the host's settings, removals, host hand-over and the start.
 
-import { colourCss, h, playerColours, radioKeys, toast } from "./dom.js";
+import { colourCss, h, nameTag, playerColours, radioKeys, toast } from "./dom.js";
 import { deckPanel } from "./decks.js";
 import { playerName, t } from "./i18n.js";
 import { rulesButton } from "./rules.js";
@@ -60,7 +60,7 @@ function playerRow(room, player, state) {
     "li",
     { class: `player ${player.connected ? "" : "away"}`, testid: "lobby-player", dataset: { name: player.name } },
     h("span", { class: "swatch", style: { background: colourCss(player.colour) } }),
-    h("span", { class: "player-name" }, playerName(player)),
+    nameTag(playerName(player), "player-name"),
     isHost ? h("span", { class: "badge", testid: "host-badge" }, t("lobby.host")) : null,
     me ? h("span", { class: "badge you" }, t("lobby.you")) : null,
     player.connected ? null : h("span", { class: "badge muted" }, t("lobby.away")),

@@ -37,8 +37,12 @@ export class RoomConnection {
   // handlers: {message(msg), ink(seat, bytes), status(state), closed(code)}
   // keyOf: where this connection keeps its player's token (a second player on
   // the same device, Piet's hot seat, keeps theirs under a key of its own).
-  constructor(code, language, handlers, { keyOf = tokenKey } = {}) {
+  // hostKey: the creator's key to say hello with (the room's own page, not
+  // the TV or a second seat): while the creator is here unseated, nobody else
+  // becomes host.
+  constructor(code, language, handlers, { keyOf = tokenKey, hostKey = false } = {}) {
     this.code = code.toUpperCase();
+    this.sendsHostKey = hostKey;
     this.language = language;
     this.handlers = handlers;
     this.tokenKey = keyOf(this.code);
@@ -67,6 +71,7 @@ export class RoomConnection {
           v: PROTOCOL_VERSION,
           token: this.spectator ? null : localStorage.getItem(this.tokenKey),
           lang: this.language,
+          ...(this.sendsHostKey && !this.spectator && storedHostKey(this.code) ? { host_key: storedHostKey(this.code) } : {}),
         }),
       );
       this.handlers.status?.("open");

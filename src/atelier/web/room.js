@@ -34,7 +34,7 @@ export class Room {
       ink: (seat, bytes) => this.screen?.onInk?.(seat, bytes),
       status: (status) => this.onStatus(status),
       closed: (code) => this.onClosed(code),
-    });
+    }, { hostKey: !tv });
     this.conn.spectator = tv;
     this.cues = new CueWatcher();
   }

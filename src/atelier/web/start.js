@@ -80,8 +80,9 @@ export function renderStart({ shell, go }) {
     autocomplete: "off",
     autocapitalize: "characters",
     spellcheck: "false",
-    placeholder: "K7M2QX",
-    "aria-label": t("start.code"),
+    id: "join-code",
+    // words, not letters: a sample code in grey reads as one already filled in
+    placeholder: t("start.code_hint"),
     oninput: (event) => {
       event.target.value = event.target.value.toUpperCase().replace(CODE_CHARS, "");
     },
@@ -103,6 +104,20 @@ export function renderStart({ shell, go }) {
       "main",
       { class: "page start", testid: "start-page" },
       h("section", { class: "hero" }, h("h1", {}, t("start.title")), h("p", {}, t("start.tagline"))),
+      // Joining first: most people at the table join a room someone made, and a
+      // phone shows this without scrolling.
+      h(
+        "form",
+        { class: "card", testid: "join-form", onsubmit: join },
+        h("h2", {}, t("start.join_room")),
+        h("label", { class: "label", for: "join-code" }, t("start.code")),
+        h(
+          "div",
+          { class: "inline" },
+          codeInput,
+          h("button", { class: "btn primary", type: "submit", testid: "join-room" }, t("start.join")),
+        ),
+      ),
       h(
         "form",
         { class: "card", testid: "create-form", onsubmit: create },
@@ -112,17 +127,6 @@ export function renderStart({ shell, go }) {
         choiceBox,
         h("p", { class: "hint" }, t("start.more_settings")),
         h("div", { class: "actions" }, createButton, rulesButton(game)),
-      ),
-      h(
-        "form",
-        { class: "card", testid: "join-form", onsubmit: join },
-        h("h2", {}, t("start.join_room")),
-        h(
-          "div",
-          { class: "inline" },
-          codeInput,
-          h("button", { class: "btn primary", type: "submit", testid: "join-room" }, t("start.join")),
-        ),
       ),
     ),
   );

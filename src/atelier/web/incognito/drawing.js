@@ -2,7 +2,7 @@
 // only its author's; I draw on my own canvas until I say I'm done (or the
 // countdown locks it). Others' drawings stay hidden until the vote.
 
-import { h, replace } from "../dom.js";
+import { h, replace, wholeWords } from "../dom.js";
 import { deckLanguage, t } from "../i18n.js";
 import { rulesButton } from "../rules.js";
 import { toolButtons } from "./parts.js";
@@ -54,13 +54,13 @@ export class DrawingPhase {
           "div",
           { class: "ig-card ig-location", testid: "ig-location" },
           h("span", { class: "ig-card-label" }, t("ig.your_location")),
-          h("strong", { class: "ig-card-text", testid: "ig-location-text", lang: deckLanguage() }, me.location),
+          h("strong", { class: "ig-card-text", testid: "ig-location-text", lang: deckLanguage() }, wholeWords(me.location)),
         ),
         h(
           "div",
           { class: "ig-card ig-secret", testid: "ig-secret" },
           h("span", { class: "ig-card-label" }, t("ig.your_word")),
-          h("strong", { class: "ig-card-text", testid: "ig-secret-word", lang: deckLanguage() }, view.word),
+          h("strong", { class: "ig-card-text", testid: "ig-secret-word", lang: deckLanguage() }, wholeWords(view.word)),
           h("span", { class: "ig-card-note" }, t("ig.only_you")),
         ),
       );
@@ -90,7 +90,7 @@ export class DrawingPhase {
             },
             screen.swatch(p.seat),
             h("span", { class: "ig-player-name", title: screen.name(p.seat) }, screen.name(p.seat)),
-            h("span", { class: "ig-player-location", lang: deckLanguage() }, p.location),
+            h("span", { class: "ig-player-location", lang: deckLanguage() }, wholeWords(p.location)),
             h(
               "span",
               { class: "ig-player-state" },

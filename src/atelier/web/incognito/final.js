@@ -2,8 +2,8 @@
 // winners, every round's points and the totals, and the gallery of every
 // drawing with its hidden word, location and author (each as PNG).
 
-import { h, replace, scoreTable } from "../dom.js";
-import { t } from "../i18n.js";
+import { h, nameList, nameTag, replace, scoreTable } from "../dom.js";
+import { heading, t, tn } from "../i18n.js";
 import { galleryItem, galleryRounds } from "../gallery.js";
 import { againPanel } from "../again.js";
 import { scrollBehavior } from "../motion.js";
@@ -70,7 +70,7 @@ export class FinalResults {
       "section",
       { class: "card winners", testid: "ig-winners" },
       h("div", { class: "trophy", "aria-hidden": "true" }, "🏆"),
-      h("h2", { testid: "ig-winner-line" }, names.length > 1 ? t("ig.winners_shared", { names: names.join(", ") }) : t("ig.winner", { name: names[0] ?? "" })),
+      h("h2", { testid: "ig-winner-line" }, names.length > 1 ? tn("ig.winners_shared", { names: nameList(names) }) : tn("ig.winner", { name: nameList(names.slice(0, 1)) })),
       h(
         "ol",
         { class: "final-list", testid: "ig-final-scores" },
@@ -79,7 +79,7 @@ export class FinalResults {
             "li",
             { class: winners.has(seat) ? "won" : "", testid: "ig-final-row", dataset: { seat: String(seat), total: String(view.totals[seat]) } },
             screen.swatch(seat),
-            h("span", { class: "final-name" }, screen.name(seat)),
+            nameTag(screen.name(seat), "final-name"),
             h("span", { class: "final-total" }, t("ig.points", { n: view.totals[seat] })),
           ),
         ),
@@ -97,12 +97,12 @@ export class FinalResults {
       h("h2", {}, t("ig.all_rounds")),
       scoreTable(
         "ig-rounds-table",
-        [t("ig.col_player"), ...this.history.map((r) => t("ig.round_short", { n: r.round })), t("ig.col_total")],
+        [t("ig.col_player"), ...this.history.map((r) => heading("ig.col_round_n", { n: r.round })), heading("ig.col_total")],
         view.players.map((p) =>
           h(
             "tr",
             { testid: "ig-rounds-row", dataset: { seat: String(p.seat), total: String(view.totals[p.seat]) } },
-            h("th", { scope: "row" }, screen.swatch(p.seat), screen.name(p.seat)),
+            h("th", { scope: "row" }, h("span", { class: "who" }, screen.swatch(p.seat), nameTag(screen.name(p.seat)))),
             this.history.map((r) => h("td", {}, String(r.points[p.seat]))),
             h("td", { class: "total" }, String(view.totals[p.seat])),
           ),

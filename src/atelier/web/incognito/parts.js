@@ -1,7 +1,7 @@
 // Small pieces the Incognito phases share: ink tools, the word tiles, the
 // vote cards.
 
-import { h } from "../dom.js";
+import { h, wholeWords, widestWord } from "../dom.js";
 import { deckLanguage, t } from "../i18n.js";
 import { toolButtons as sharedToolButtons } from "../tools.js";
 
@@ -18,14 +18,15 @@ export function wordTiles(tiles, options = {}) {
   const spent = options.spent || new Set();
   return h(
     "ol",
-    { class: "ig-tiles", testid: "ig-tiles" },
+    // columns as wide as the widest word needs (incognito.css, .ig-tiles)
+    { class: "ig-tiles", testid: "ig-tiles", style: { "--tile-w": String(widestWord(tiles || [])) } },
     (tiles || []).map((word, i) => {
       const n = i + 1;
       const used = spent.has(n);
       const mine = options.mine === n;
       const body = [
         h("span", { class: "ig-tile-num" }, String(n)),
-        h("span", { class: "ig-tile-word", lang: deckLanguage() }, word),
+        h("span", { class: "ig-tile-word", lang: deckLanguage() }, wholeWords(word)),
         mine ? h("span", { class: "ig-tile-mine" }, t("ig.tile_yours")) : null,
         options.marks?.[n] ? h("span", { class: "ig-tile-mark" }, options.marks[n]) : null,
       ];

@@ -3,8 +3,8 @@
 // the author's bonus; then the round's points and the totals; then the
 // confirmation that leads to the next round.
 
-import { h, replace, scoreTable } from "../dom.js";
-import { deckLanguage, t } from "../i18n.js";
+import { h, nameList, nameTag, replace, scoreTable, wholeWords } from "../dom.js";
+import { deckLanguage, heading, t, tn } from "../i18n.js";
 import { RevealSteps } from "../reveal_steps.js";
 import { replayButton } from "../replay_player.js";
 
@@ -71,8 +71,8 @@ export class RevealCards {
         "div",
         { class: "ig-reveal-head" },
         screen.swatch(d.author),
-        h("strong", {}, screen.name(d.author)),
-        h("span", { class: "ig-reveal-location" }, d.location),
+        nameTag(screen.name(d.author), "ig-reveal-name"),
+        h("span", { class: "ig-reveal-location" }, wholeWords(d.location)),
       );
       if (!turned) {
         replace(body, head, h("p", { class: "face-down" }, t("ig.face_down", { n: d.votes.length })));
@@ -90,7 +90,7 @@ export class RevealCards {
           "div",
           { class: "ig-reveal-word" },
           h("span", { class: "ig-tile-num" }, String(d.tile)),
-          h("span", { class: "ig-reveal-word-text", testid: "ig-reveal-word", lang: deckLanguage() }, d.word),
+          h("span", { class: "ig-reveal-word-text", testid: "ig-reveal-word", lang: deckLanguage() }, wholeWords(d.word)),
         ),
         h(
           "ul",
@@ -100,10 +100,15 @@ export class RevealCards {
               "li",
               { class: `ig-vote ${v.found ? "right" : "wrong"}`, testid: "ig-vote", dataset: { voter: String(v.voter), found: String(v.found) } },
               screen.swatch(v.voter),
-              h("span", { class: "ig-vote-name" }, screen.name(v.voter)),
-              h("span", { class: "ig-vote-tile", lang: deckLanguage() }, `${v.tile} · ${tiles[v.tile - 1] ?? ""}`),
-              v.random ? h("span", { class: "badge muted", title: t("ig.random_hint") }, t("ig.random")) : null,
-              h("span", { class: "verdict" }, v.found ? "✓ +1" : "✗"),
+              nameTag(screen.name(v.voter), "ig-vote-name"),
+              // the tile voted for and the verdict: beside the name, or on a line of their own
+              h(
+                "span",
+                { class: "ig-vote-what" },
+                h("span", { class: "ig-vote-tile", lang: deckLanguage() }, `${v.tile} · `, wholeWords(tiles[v.tile - 1] ?? "")),
+                v.random ? h("span", { class: "badge muted", title: t("ig.random_hint") }, t("ig.random")) : null,
+                h("span", { class: "verdict" }, v.found ? "✓ +1" : "✗"),
+              ),
             ),
           ),
         ),
@@ -128,7 +133,7 @@ export function roundTable(screen, result, totalsAfter) {
     h(
       "tr",
       { testid: "ig-score-row", dataset: { seat: String(p.seat), points: String(result.points[p.seat]), total: String(totalsAfter[p.seat]) } },
-      h("th", { scope: "row" }, screen.swatch(p.seat), screen.name(p.seat)),
+      h("th", { scope: "row" }, h("span", { class: "who" }, screen.swatch(p.seat), nameTag(screen.name(p.seat)))),
       h("td", {}, String(result.finding_points[p.seat])),
       h("td", {}, String(result.author_points[p.seat])),
       h("td", { class: "score" }, `+${result.points[p.seat]}`),
@@ -136,7 +141,7 @@ export function roundTable(screen, result, totalsAfter) {
     ),
   );
   const headers = ["ig.col_player", "ig.col_found", "ig.col_hidden", "ig.col_round", "ig.col_total"];
-  return scoreTable("ig-score-table", headers.map((key) => t(key)), rows);
+  return scoreTable("ig-score-table", headers.map((key) => heading(key)), rows);
 }
 
 // The scored phase: the reveal, the table, then on to the next round.
@@ -209,7 +214,7 @@ export class RoundReveal {
     replace(
       this.parts.controls,
       h("div", { class: "actions" }, buttons),
-      done && waiting.length ? h("p", { class: "hint", testid: "ig-waiting-confirm" }, t("ig.waiting_for", { names: waiting.join(", ") })) : null,
+      done && waiting.length ? h("p", { class: "hint", testid: "ig-waiting-confirm" }, tn("ig.waiting_for", { names: nameList(waiting) })) : null,
     );
   }
 }

@@ -2,8 +2,8 @@
 // then the tile of the word I think is hidden in it. Each of my numbers goes
 // on one drawing only; the backs of placed cards are public, their numbers not.
 
-import { h, replace } from "../dom.js";
-import { deckLanguage, t } from "../i18n.js";
+import { h, nameList, nameTag, replace, wholeWords } from "../dom.js";
+import { deckLanguage, t, tn } from "../i18n.js";
 import { rulesButton } from "../rules.js";
 import { voteCards, wordTiles } from "./parts.js";
 
@@ -111,10 +111,10 @@ export class VotingPhase {
       replace(
         meta,
         screen.swatch(seat),
-        h("span", { class: "ig-drawing-name" }, own ? t("ig.your_drawing") : screen.name(seat)),
-        h("span", { class: "ig-drawing-location", lang: deckLanguage() }, p.location),
+        own ? h("span", { class: "ig-drawing-name" }, t("ig.your_drawing")) : nameTag(screen.name(seat), "ig-drawing-name"),
+        h("span", { class: "ig-drawing-location", lang: deckLanguage() }, wholeWords(p.location)),
         mine !== undefined ? h("span", { class: "ig-my-vote", testid: "ig-my-vote" }, `→ ${mine}`) : null,
-        own && view.word_tile ? h("span", { class: "ig-my-vote own" }, `${view.word_tile} · ${view.word}`) : null,
+        own && view.word_tile ? h("span", { class: "ig-my-vote own" }, `${view.word_tile} · `, wholeWords(view.word)) : null,
       );
       replace(
         backs,
@@ -126,14 +126,14 @@ export class VotingPhase {
     let prompt;
     if (!me) prompt = t("ig.spectator_voting");
     else if (me.done_voting) prompt = t("ig.you_finished_voting");
-    else if (this.selected !== null) prompt = t("ig.pick_tile", { name: screen.name(this.selected), location: view.players[this.selected].location });
+    else if (this.selected !== null) prompt = tn("ig.pick_tile", { name: nameList([screen.name(this.selected)]), location: wholeWords(view.players[this.selected].location) });
     else prompt = t("ig.pick_drawing");
-    parts.prompt.textContent = prompt;
+    replace(parts.prompt, prompt);
     parts.prompt.classList.toggle("active", this.selected !== null);
 
     // Which drawing each of my numbers lies on.
     const marks = {};
-    for (const [author, tile] of votes) marks[tile] = `→ ${screen.name(author)}`;
+    for (const [author, tile] of votes) marks[tile] = ["→ ", nameTag(screen.name(author))];
     replace(
       parts.tiles,
       wordTiles(view.tiles, {
@@ -161,7 +161,7 @@ export class VotingPhase {
       }
     }
     const pending = view.players.filter((p) => !p.done_voting).map((p) => screen.name(p.seat));
-    if (pending.length) bar.push(h("span", { class: "hint ig-pending" }, t("ig.still_voting", { names: pending.join(", ") })));
+    if (pending.length) bar.push(h("span", { class: "hint ig-pending" }, tn("ig.still_voting", { names: nameList(pending) })));
     bar.push(rulesButton("incognito", "small"));
     replace(parts.bar, bar);
   }

@@ -1,6 +1,6 @@
 // The word cards on display: a label (letter or symbol) and seven numbered words.
 
-import { h } from "../dom.js";
+import { h, wholeWords, widestWord } from "../dom.js";
 import { t } from "../i18n.js";
 
 // Symbols stand in for the 1st edition's symbol cards (the view names them 1-6).
@@ -11,8 +11,8 @@ export function cardMark(view, label) {
   return view.edition === "first" ? SYMBOLS[label] || label : label;
 }
 
-// The language of the words on the cards (the room's deck), for hyphenation
-// and screen readers; the interface may be in another.
+// The language of the words on the cards (the room's deck), for screen
+// readers; the interface may be in another.
 // options: {spent: Set, mine: {label, number}, onWord(number, label), replace(label), canReplace, lang}
 export function wordCards(view, options = {}) {
   const spent = options.spent || new Set();
@@ -20,7 +20,15 @@ export function wordCards(view, options = {}) {
   const cards = view.cards || [];
   return h(
     "div",
-    { class: `word-cards n${cards.length}`, testid: "word-cards", lang: options.lang || view.language },
+    {
+      class: `word-cards n${cards.length}`,
+      testid: "word-cards",
+      lang: options.lang || view.language,
+      // the cards are laid out in as many columns as hold the widest word
+      // whole, and the words shrink only where one column is narrower
+      // (styles.css, .word-cards): no word is ever cut
+      style: { "--word-w": String(widestWord(cards.flatMap((card) => card.words))) },
+    },
     cards.map((card) =>
       h(
         "section",
@@ -55,7 +63,7 @@ export function wordCards(view, options = {}) {
               testid: `word-${card.label}-${number}`,
               dataset: { number: String(number) },
             };
-            const body = [h("span", { class: "num" }, number), h("span", { class: "text" }, word)];
+            const body = [h("span", { class: "num" }, number), h("span", { class: "text" }, wholeWords(word))];
             if (options.onWord) {
               return h(
                 "li",

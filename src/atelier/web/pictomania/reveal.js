@@ -4,8 +4,8 @@
 // controls and the confirmation that leads to the next round.
 
 import { cardMark } from "./cards.js";
-import { colourCss, h, replace, scoreTable, stars } from "../dom.js";
-import { deckLanguage, t } from "../i18n.js";
+import { colourCss, h, nameList, nameTag, replace, scoreTable, stars, wholeWords } from "../dom.js";
+import { deckLanguage, heading, t, tn } from "../i18n.js";
 import { scrollBehavior } from "../motion.js";
 import { replayButton } from "../replay_player.js";
 import { RevealSteps } from "../reveal_steps.js";
@@ -89,7 +89,7 @@ export class Reveal {
         h(
           "div",
           { class: "stack-body" },
-          h("div", { class: "stack-drawer" }, h("span", { class: "swatch small", style: { background: colourCss(this.screen.player(d.seat)?.colour) } }), h("strong", {}, this.screen.name(d.seat))),
+          h("div", { class: "stack-drawer" }, h("span", { class: "swatch small", style: { background: colourCss(this.screen.player(d.seat)?.colour) } }), nameTag(this.screen.name(d.seat), "stack-name")),
           word,
           list,
           this.replayButton(d.seat),
@@ -143,7 +143,7 @@ export class Reveal {
       replace(
         word,
         h("span", { class: "secret-code" }, `${cardMark(view, d.letter)}${d.letter ? " " : ""}${d.number}`),
-        h("span", { class: "stack-word-text", testid: "stack-word", lang: deckLanguage() }, d.word),
+        h("span", { class: "stack-word-text", testid: "stack-word", lang: deckLanguage() }, wholeWords(d.word)),
         d.void ? h("span", { class: "badge void-badge" }, t("pm.void")) : null,
       );
       const visible = shownSteps.filter((s) => s.seat === d.seat && s.guess >= 0).length;
@@ -156,10 +156,15 @@ export class Reveal {
             "li",
             { class: `guess ${verdict}`, testid: "revealed-guess", dataset: { verdict } },
             h("span", { class: "swatch small", style: { background: colourCss(this.screen.player(g.by)?.colour) } }),
-            h("span", { class: "guess-name" }, this.screen.name(g.by)),
-            h("span", { class: "guess-word", lang: deckLanguage() }, `${g.number} · ${this.wordFor(d, g.number)}`),
-            h("span", { class: "verdict" }, verdict === "right" ? "✓" : verdict === "wrong" ? "✗" : "↩"),
-            won ? h("span", { class: "token-won" }, stars(won)) : null,
+            nameTag(this.screen.name(g.by), "guess-name"),
+            // the guessed word with its verdict: beside the name, or on a line of its own
+            h(
+              "span",
+              { class: "guess-what" },
+              h("span", { class: "guess-word", lang: deckLanguage() }, `${g.number} · `, wholeWords(this.wordFor(d, g.number))),
+              h("span", { class: "verdict" }, verdict === "right" ? "✓" : verdict === "wrong" ? "✗" : "↩"),
+              won ? h("span", { class: "token-won" }, stars(won)) : null,
+            ),
           );
         }),
       );
@@ -194,7 +199,12 @@ export class Reveal {
       return h(
         "tr",
         { testid: "score-row", dataset: { seat: String(p.seat), score: String(p.score), total: String(total) } },
-        h("th", { scope: "row" }, h("span", { class: "swatch small", style: { background: colourCss(screen.player(p.seat)?.colour) } }), screen.name(p.seat), p.seat === sheep ? h("span", { class: "badge sheep", testid: "sheep-badge" }, t("pm.black_sheep")) : null),
+        h(
+          "th",
+          { scope: "row" },
+          h("span", { class: "who" }, h("span", { class: "swatch small", style: { background: colourCss(screen.player(p.seat)?.colour) } }), nameTag(screen.name(p.seat))),
+          p.seat === sheep ? h("span", { class: "badge sheep", testid: "sheep-badge" }, t("pm.black_sheep")) : null,
+        ),
         h("td", {}, received.length ? `+${receivedSum}` : "0", received.length > 1 ? h("small", {}, ` (${received.join("+")})`) : null),
         h("td", {}, keptSum ? `−${keptSum}` : "0"),
         h("td", {}, black),
@@ -211,11 +221,11 @@ export class Reveal {
           ? t("pm.no_sheep_learning")
           : sheep === null || sheep === undefined
             ? t("pm.no_black_sheep")
-            : t("pm.is_black_sheep", { name: screen.name(sheep) }),
+            : tn("pm.is_black_sheep", { name: nameList([screen.name(sheep)]) }),
       ),
       scoreTable(
         "score-table",
-        ["pm.col_player", "pm.col_received", "pm.col_kept", "pm.col_black", "pm.col_round", "pm.col_total"].map((key) => t(key)),
+        ["pm.col_player", "pm.col_received", "pm.col_kept", "pm.col_black", "pm.col_round", "pm.col_total"].map(heading),
         rows,
         t("pm.scoring_title", { n: view.round }),
       ),
@@ -242,7 +252,7 @@ export class Reveal {
               "li",
               { class: "void-item" },
               h("span", { class: "swatch small", style: { background: colourCss(screen.player(d.seat)?.colour) } }),
-              h("span", {}, screen.name(d.seat)),
+              nameTag(screen.name(d.seat), "void-name"),
               d.void ? h("span", { class: "badge void-badge" }, t("pm.void")) : null,
               d.void_votes.length ? h("small", { class: "muted" }, t("pm.void_votes", { n: d.void_votes.length })) : null,
               h("span", { class: "spacer" }),
@@ -293,7 +303,7 @@ export class Reveal {
       this.parts.controls,
       parts,
       h("div", { class: "actions" }, buttons),
-      this.done && waiting.length ? h("p", { class: "hint", testid: "waiting-confirm" }, t("pm.waiting_for", { names: waiting.join(", ") })) : null,
+      this.done && waiting.length ? h("p", { class: "hint", testid: "waiting-confirm" }, tn("pm.waiting_for", { names: nameList(waiting) })) : null,
     );
   }
 }

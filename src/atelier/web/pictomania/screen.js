@@ -5,7 +5,7 @@
 import { DrawingScreen } from "../drawing_screen.js";
 import { toolButtons } from "../tools.js";
 import { cardMark, guessChips, wordCards } from "./cards.js";
-import { h, replace, stars } from "../dom.js";
+import { h, nameTag, replace, stars } from "../dom.js";
 import { t } from "../i18n.js";
 import { renderGallery } from "../gallery.js";
 import { Reveal } from "./reveal.js";
@@ -98,7 +98,7 @@ export class PictomaniaScreen extends DrawingScreen {
             "li",
             { class: `ready-item ${p.ready ? "is-ready" : ""}`, dataset: { seat: String(p.seat) } },
             h("span", { class: "swatch", style: { background: this.colour(p.seat) } }),
-            h("span", {}, this.name(p.seat)),
+            nameTag(this.name(p.seat)),
             h("span", { class: "tick" }, p.ready ? "✓" : "…"),
           ),
         ),

@@ -3,8 +3,8 @@
 // record, driven by the public view the server sends (Piet hides nothing).
 // The seats this page may move for: its own, plus a hot-seat second player.
 
-import { colourCss, h, radioKeys, replace, toast } from "../dom.js";
-import { errorText, lang, playerName, t } from "../i18n.js";
+import { colourCss, h, nameList, nameTag, radioKeys, replace, toast } from "../dom.js";
+import { errorText, lang, playerName, t, tn } from "../i18n.js";
 import { rulesButton } from "../rules.js";
 import { CANVAS_SIZE, Grid, PALETTE_SIZE, colourName, pieceLetter } from "./board.js";
 import {
@@ -217,7 +217,7 @@ export class PietScreen {
         h(
           "span",
           { class: "piet-player-name" },
-          h("strong", {}, this.name(seat)),
+          nameTag(this.name(seat), "wrap piet-name-text"),
           h(
             "small",
             {},
@@ -245,16 +245,16 @@ export class PietScreen {
       const r = m.result;
       const score = `${m.scores[0]} : ${m.scores[1]}`;
       if (!r || r.draw) return t("pietui.result.draw", { score });
-      return t("pietui.result.win", { name: this.name(r.winner), score });
+      return tn("pietui.result.win", { name: nameList([this.name(r.winner)]), score });
     }
     const seat = m.toMove;
     const who = this.name(seat);
     if (this.actor !== null) {
-      const prefix = this.hotseat ? t("pietui.turn.hotseat", { name: who }) : t("pietui.turn.yours");
-      return `${prefix} ${m.phase === "painting" ? t("pietui.turn.paint") : t("pietui.turn.fill")}`;
+      const prefix = this.hotseat ? tn("pietui.turn.hotseat", { name: nameList([who]) }) : t("pietui.turn.yours");
+      return [prefix, " ", m.phase === "painting" ? t("pietui.turn.paint") : t("pietui.turn.fill")];
     }
-    if (this.player(seat)?.computer) return t("pietui.turn.computer", { name: who });
-    return t("pietui.turn.other", { name: who });
+    if (this.player(seat)?.computer) return tn("pietui.turn.computer", { name: nameList([who]) });
+    return tn("pietui.turn.other", { name: nameList([who]) });
   }
 
   drawTurn() {
@@ -262,7 +262,7 @@ export class PietScreen {
     this.parts.turn.className = `piet-turn ${this.actor !== null ? "mine" : ""} ${m.phase === "over" ? "over" : ""}`;
     const extra = [];
     if (m.phase === "over" && m.finisher !== null) {
-      extra.push(h("small", { class: "hint" }, t("pietui.result.bonus", { name: this.name(m.finisher) })));
+      extra.push(h("small", { class: "hint" }, tn("pietui.result.bonus", { name: nameList([this.name(m.finisher)]) })));
     }
     replace(
       this.parts.turn,
@@ -383,7 +383,7 @@ export class PietScreen {
       replace(
         this.parts.captions[seat],
         h("span", { class: "swatch small", style: { background: colourCss(this.player(seat)?.colour || "grey") } }),
-        t("pietui.canvas_of", { name: this.name(seat) }),
+        tn("pietui.canvas_of", { name: nameTag(this.name(seat)) }),
       );
     }
   }
@@ -511,7 +511,7 @@ export class PietScreen {
     const rows = [];
     if (this.brushAllowed(pending)) {
       const opponent = 1 - actor;
-      rows.push(h("p", { class: "hint" }, t("pietui.brush.hint", { name: this.name(opponent), n: m.brushes[actor] })));
+      rows.push(h("p", { class: "hint" }, tn("pietui.brush.hint", { name: nameList([this.name(opponent)]), n: m.brushes[actor] })));
       if (this.brushCell !== null) {
         const current = m.canvases[opponent][this.brushCell];
         rows.push(
