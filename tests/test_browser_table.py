@@ -444,6 +444,10 @@ def pictomania_round(srv: ServerProcess, phones: list[Page], tvs: list[Page], la
     tap(host, tid(f"tile-{guest_seat}"))
     host.wait_for_selector(tid("focus"))
     found.words(host, "pm-focus")
+    enlarged = host.locator(tid("focus-canvas")).bounding_box()
+    found.figures["pm-focus-drawing"] = enlarged and round(enlarged["width"])
+    if not enlarged or enlarged["width"] < 200:  # larger than the strip's tile, by far
+        found.problems.append(f"pm-focus: the enlarged drawing is {enlarged}")
     words = host.locator(f"{tid('focus')} button.word")
     for i in range(words.count()):  # every word of every card in view at once
         box = words.nth(i).bounding_box()

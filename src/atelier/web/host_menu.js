@@ -4,14 +4,8 @@
 // players are away it never takes the canvas's room or covers anything.
 
 import { colourCss, h, nameList, replace } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, tn } from "./i18n.js";
 import { onlyAbsentWaiting } from "./absent.js";
-
-// A translated sentence with a list of names in it, each name kept on one line.
-function withNames(key, names) {
-  const [before, after = ""] = t(key, { names: "\u0000" }).split("\u0000");
-  return [before, ...nameList(names), after];
-}
 
 export class HostMenu {
   constructor(room) {
@@ -88,7 +82,7 @@ export class HostMenu {
     if (waiting) {
       items.push(
         h("p", { class: "hint" }, t("party.go_on_hint")),
-        h("button", { class: "btn primary host-action", type: "button", testid: "sheet-go-on", onclick: () => this.run({ run: () => this.room.send({ t: "go_on" }) }) }, withNames("party.go_on", waiting.map((p) => p.name))),
+        h("button", { class: "btn primary host-action", type: "button", testid: "sheet-go-on", onclick: () => this.run({ run: () => this.room.send({ t: "go_on" }) }) }, tn("party.go_on", { names: nameList(waiting.map((p) => p.name)) })),
       );
     }
     const players = state.room.players.filter((p) => p.seat !== null && p.seat !== undefined);

@@ -6,7 +6,7 @@ import { DrawingScreen } from "../drawing_screen.js";
 import { toolButtons } from "../tools.js";
 import { cardMark, guessChips, wordCards } from "./cards.js";
 import { h, nameTag, replace, stars } from "../dom.js";
-import { t } from "../i18n.js";
+import { t, tn } from "../i18n.js";
 import { renderGallery } from "../gallery.js";
 import { Reveal } from "./reveal.js";
 import { rulesButton } from "../rules.js";
@@ -417,7 +417,7 @@ export class PictomaniaScreen extends DrawingScreen {
       guess
         ? h("p", { class: "hint", testid: "focus-guessed" }, t("pm.you_guessed", { n: guess.number }))
         : canGuess
-          ? h("p", { class: "hint" }, t("pm.pick_word", { name: this.name(seat) }))
+          ? h("p", { class: "hint" }, tn("pm.pick_word", { name: h("span", { class: "nobr" }, this.name(seat)) }))
           : me?.finished
             ? h("p", { class: "hint" }, t("pm.you_are_done"))
             : null,
