@@ -397,7 +397,7 @@ export class PictomaniaScreen extends DrawingScreen {
             "header",
             { class: "focus-head" },
             h("span", { class: "swatch", style: { background: this.colour(seat) } }),
-            h("strong", {}, this.name(seat)),
+            h("strong", { title: this.name(seat) }, this.name(seat)),
             h("span", { class: "spacer" }),
             h("button", { class: "btn small", type: "button", testid: "focus-close", onclick: () => this.closeFocus() }, t("common.close")),
           ),
