@@ -150,7 +150,8 @@ IN_VIEW_JS = """(sel) => {
 }"""
 
 TV_CHROME = ("[data-testid=rules-open]", "[data-testid=secret]", "[data-testid=host-menu]",
-             "[data-testid=tv-watching]")
+             "[data-testid=tv-watching]", "[data-testid=reveal-skip]",
+             "[data-testid=ig-reveal-skip]", "[data-testid=replay-open]")
 
 
 def broken_words(page: Page) -> list[str]:

@@ -69,7 +69,7 @@ export class FinalResults {
     return h(
       "section",
       { class: "card winners", testid: "ig-winners" },
-      h("div", { class: "trophy", "aria-hidden": "true" }, "🏆"),
+      h("div", { class: "trophy", "aria-hidden": "true" }, "★"), // no emoji font needed, as in Pictomania
       h("h2", { testid: "ig-winner-line" }, names.length > 1 ? tn("ig.winners_shared", { names: nameList(names) }) : tn("ig.winner", { name: nameList(names.slice(0, 1)) })),
       h(
         "ol",
