@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from atelier.server.marks import replay_ms
-from browser_helpers import ARTIFACTS, CHROMIUM, INKED_JS, new_player
+from browser_helpers import ARTIFACTS, CHROMIUM, INKED_JS, new_player, words_problems
 from conftest import create_room
 from test_server_leak import CARDS
 from test_server_replays import split
@@ -100,7 +100,8 @@ def test_replay_shows_guesses_at_their_logged_times(browser: Any, server: Any) -
         assert page.eval_on_selector("[data-testid=replay-canvas]", INKED_JS)
         assert "Bob" in page.inner_text("[data-testid=replay-guesses]")
 
-        # Fits a 360 px phone.
+        # Fits a 360 px phone, every word whole.
+        assert words_problems(page, "[data-testid=replay-dialog]") == []
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "replay-phone.png"))
         width = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")

@@ -6,7 +6,7 @@
 // nothing here depends on this device's clock. Also: the replay as an
 // animated image (.gif) to download or share.
 
-import { colourCss, h, replace } from "./dom.js";
+import { colourCss, h, replace, wholeWords } from "./dom.js";
 import { t } from "./i18n.js";
 import { InkViewer } from "./ink/surface.js";
 import { timeline } from "./ink/replay.js";
@@ -271,7 +271,7 @@ export function openReplay(options) {
   const dialog = h(
     "dialog",
     { class: "replay-dialog", testid: "replay-dialog", "aria-labelledby": `${player.id}-title` },
-    h("header", { class: "replay-head" }, h("h2", { id: `${player.id}-title` }, options.title), close),
+    h("header", { class: "replay-head" }, h("h2", { id: `${player.id}-title` }, wholeWords(options.title)), close),
   );
   dialog.append(player.build());
   dialog.addEventListener("close", () => {
