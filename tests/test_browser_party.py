@@ -13,6 +13,7 @@ import pytest
 
 from browser_helpers import ARTIFACTS, CHROMIUM, Player, join, new_player
 from conftest import create_room
+from ws_players import WsPlayer, phase_is
 
 pytestmark = [
     pytest.mark.browser,
@@ -170,3 +171,55 @@ def test_piet_against_the_computer_plays_again(browser: Any, server: Any) -> Non
         assert ann.errors == [], ann.errors
     finally:
         ann.context.close()
+
+
+def test_a_player_taken_out_of_the_game_is_told_so(browser: Any, server: Any) -> None:
+    """The host takes two players out of a running game, one with the page
+    closed, one watching it: each sees why they only watch now, also after
+    reopening the page, in their language."""
+    code = create_room(server.http, "pictomania", SETTINGS)
+    host = WsPlayer(server.ws, code)
+    host.join("Anna", "red")
+    olek = WsPlayer(server.ws, code)  # two must stay in the game
+    olek.join("Olek", "purple")
+    url = f"{server.http}/r/{code}"
+    bohdan = new_player(browser, "Bohdan", "blue", phone=True, locale="de-DE")
+    clara = new_player(browser, "Clara", "green", phone=True, locale="uk-UA")
+    try:
+        for p in (bohdan, clara):
+            join(p, url)
+        host.request({"t": "start"})
+        host.act({"type": "ready"})
+        olek.act({"type": "ready"})
+        for p in (bohdan, clara):
+            p.wait("ready")
+            p.click("ready")
+        players = host.state(phase_is("drawing"))["room"]["players"]
+        ids = {p["name"]: p["id"] for p in players}
+
+        # Bohdan's page is closed when the host takes him out; he opens it again.
+        bohdan.page.close()
+        host.request({"t": "kick", "player": ids["Bohdan"]})
+        bohdan.page = bohdan.context.new_page()
+        bohdan.watch()
+        bohdan.page.goto(url)
+        bohdan.wait("taken-out")
+        assert "Spielleitung" in bohdan.page.inner_text("[data-testid=taken-out]")
+        assert bohdan.page.locator("[data-testid=my-canvas]").count() == 0  # he watches
+        bohdan.page.reload()  # and again: still said
+        bohdan.wait("taken-out")
+        shot(bohdan, "party-taken-out-phone")
+
+        # Clara is watching her screen when it happens.
+        clara.wait("my-canvas")
+        assert clara.page.locator("[data-testid=taken-out]").count() == 0
+        host.request({"t": "kick", "player": ids["Clara"]})
+        clara.wait("taken-out")
+        assert "Ведучий" in clara.page.inner_text("[data-testid=taken-out]")
+        for p in (bohdan, clara):
+            assert p.errors == [], p.errors
+    finally:
+        bohdan.context.close()
+        clara.context.close()
+        host.close()
+        olek.close()

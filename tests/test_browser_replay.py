@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from atelier.server.marks import replay_ms
-from browser_helpers import ARTIFACTS, CHROMIUM, INKED_JS, new_player
+from browser_helpers import ARTIFACTS, CHROMIUM, INKED_JS, new_player, words_problems
 from conftest import create_room
 from test_server_leak import CARDS
 from test_server_replays import split
@@ -100,7 +100,8 @@ def test_replay_shows_guesses_at_their_logged_times(browser: Any, server: Any) -
         assert page.eval_on_selector("[data-testid=replay-canvas]", INKED_JS)
         assert "Bob" in page.inner_text("[data-testid=replay-guesses]")
 
-        # Fits a 360 px phone.
+        # Fits a 360 px phone, every word whole.
+        assert words_problems(page, "[data-testid=replay-dialog]") == []
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "replay-phone.png"))
         width = page.evaluate("() => [document.documentElement.scrollWidth, innerWidth]")
@@ -133,6 +134,54 @@ def test_replay_shows_guesses_at_their_logged_times(browser: Any, server: Any) -
         assert still.get_attribute("[data-testid=replay]", "data-vt") == str(duration)
         assert still.get_attribute("[data-testid=replay]", "data-playing") is None  # never played
         calm.close()
+    finally:
+        viewer.context.close()
+        for p in players:
+            p.close()
+
+
+def test_guesses_at_the_same_moment_do_not_cover_each_other(browser: Any, server: Any) -> None:
+    """Two guesses after the same stroke fall at the same moment of the replay:
+    their marks stack instead of one hiding the other."""
+    code = create_room(server.http, "pictomania",
+                       {"rounds": 1, "levels": [1], "custom_cards": CARDS})
+    players = [WsPlayer(server.ws, code) for _ in range(3)]
+    for p, (name, colour) in zip(players, [("Anna", "red"), ("Bob", "blue"), ("Cat", "green")],
+                                 strict=True):
+        p.join(name, colour)
+    ann, bob, cat = players
+    viewer = new_player(browser, "Watcher", "", phone=True)
+    page = viewer.page
+    try:
+        ann.request({"t": "start"})
+        for p in players:
+            p.act({"type": "ready"})
+        for p in players:
+            p.state(phase_is("drawing"))
+        ann.draw(stroke(600, 0))
+        bob.act({"type": "guess", "target": 0, "number": 1})
+        cat.act({"type": "guess", "target": 0, "number": 2})
+        ann.draw(stroke(1400, 2500))
+        for p in players:
+            p.act({"type": "done"})
+        page.goto(f"{server.http}/r/{code}")
+        viewer.wait("pm-review")
+        page.click("[data-testid=stack-0] [data-testid=replay-open]")
+        page.wait_for_selector("[data-testid=replay][data-loaded=true]")
+        marks = page.eval_on_selector_all(
+            "[data-testid=replay-mark]",
+            "els => els.map(e => { const r = e.getBoundingClientRect();"
+            " return [Number(e.dataset.ms), r.left, r.top, r.right, r.bottom]; })")
+        ARTIFACTS.mkdir(exist_ok=True)
+        page.locator("[data-testid=replay-dialog]").screenshot(
+            path=str(ARTIFACTS / "replay-same-moment.png"))
+        assert len(marks) == 2 and marks[0][0] == marks[1][0]  # the same moment
+        (_, l1, t1, r1, b1), (_, l2, t2, r2, b2) = marks
+        assert r1 <= l2 or r2 <= l1 or b1 <= t2 or b2 <= t1, marks  # boxes apart
+        # both above the scrubber, neither over it
+        track = page.locator("[data-testid=replay-range]").bounding_box()
+        assert track and max(b1, b2) <= track["y"] + 1, (marks, track)
+        assert viewer.errors == [], viewer.errors
     finally:
         viewer.context.close()
         for p in players:

@@ -60,6 +60,7 @@ class Player:
     seat: int | None = None
     computer: bool = False
     removed: bool = False  # left or removed during this game: the seat stays, nobody plays it
+    out_by: str | None = None  # who ended their part in this game: "self" or "host"
 
 
 @dataclass
@@ -109,6 +110,15 @@ class RoomModel:
         found: Player | None = None
         for p in self.players:
             if p.token_hash and hmac.compare_digest(p.token_hash, digest):
+                found = p
+        return found
+
+    def taken_out_by_token(self, token: str) -> Player | None:
+        """The player of this game the host took out, whose token this is."""
+        digest = hash_token(token)
+        found: Player | None = None
+        for p in self.gone.values():
+            if p.out_by == "host" and p.token_hash and hmac.compare_digest(p.token_hash, digest):
                 found = p
         return found
 
@@ -229,6 +239,7 @@ class RoomModel:
             gone = self.player(data["player"])
             if gone is not None:
                 gone.removed = True
+                gone.out_by = data.get("by")
                 self.gone[gone.id] = gone
             self.players = [p for p in self.players if p.id != data["player"]]
             if self.host == data["player"]:

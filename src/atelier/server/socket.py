@@ -139,10 +139,13 @@ class Session:
         player_id = None
         if msg.token is not None:
             player = room.model.player_by_token(msg.token)
-            if player is None:
-                self.refuse(RuleError("bad_token"))
-            else:
+            if player is not None:
                 player_id = player.id
+            elif room.model.taken_out_by_token(msg.token) is not None:
+                # back after the host took them out of this game: say so (they watch)
+                self.error(RuleError("kicked"))
+            else:
+                self.refuse(RuleError("bad_token"))
         if player_id is None and m.host_key_matches(room.model, msg.host_key):
             self.conn.creator = True
         self.rooms.attach(room, self.conn, player_id)

@@ -34,6 +34,7 @@ export class PresenceBar {
     const players = state.room.players.filter((p) => p.seat !== null && p.seat !== undefined);
     const away = players.filter((p) => !p.connected || p.removed);
     const parts = [];
+    if (this.room.wasTakenOut) parts.push(h("p", { class: "notice", testid: "taken-out" }, t("party.taken_out")));
     if (away.length) {
       // One line, names shortened: the strip never grows into the game's room.
       parts.push(

@@ -6,13 +6,14 @@
 // nothing here depends on this device's clock. Also: the replay as an
 // animated image (.gif) to download or share.
 
-import { colourCss, h, replace } from "./dom.js";
+import { colourCss, h, replace, wholeWords } from "./dom.js";
 import { t } from "./i18n.js";
 import { InkViewer } from "./ink/surface.js";
 import { timeline } from "./ink/replay.js";
 import { reducedMotion } from "./motion.js";
 
 const SPEEDS = [1, 2, 4];
+const MARK_ROOM = 14; // px a guess mark takes on the timeline (12 and its ring)
 
 export function drawingUrl(code, key, seat, ext) {
   return `/api/rooms/${encodeURIComponent(code)}/drawings/${encodeURIComponent(key)}/${seat}.${ext}`;
@@ -137,6 +138,22 @@ export class ReplayPlayer {
 
   paintGuesses() {
     const span = Math.max(this.duration, 1);
+    const at = (g) => Math.min(g.replay_ms, span) / span;
+    // Guesses close in time would cover each other: each mark goes on the
+    // first row (from the track up) where it clears the marks already there.
+    const width = this.markers.clientWidth || 300;
+    const rowOf = new Map();
+    const lastX = []; // per row, where its last mark sits (px)
+    for (const g of [...this.guesses].sort((a, b) => a.replay_ms - b.replay_ms)) {
+      const x = at(g) * width;
+      let row = lastX.findIndex((last) => x - last >= MARK_ROOM);
+      if (row < 0) row = lastX.length;
+      lastX[row] = x;
+      rowOf.set(g, row);
+    }
+    const rows = Math.max(1, lastX.length);
+    this.markers.style.height = `${rows * MARK_ROOM}px`;
+    this.markers.parentElement.style.paddingTop = `${rows * MARK_ROOM}px`;
     replace(
       this.markers,
       this.guesses.map((g) => {
@@ -145,8 +162,8 @@ export class ReplayPlayer {
         return h("span", {
           class: `replay-mark ${verdict}`,
           testid: "replay-mark",
-          dataset: { by: String(g.by), ms: String(g.replay_ms), verdict },
-          style: { left: `${(100 * Math.min(g.replay_ms, span)) / span}%`, background: colourCss(who.colour) },
+          dataset: { by: String(g.by), ms: String(g.replay_ms), verdict, row: String(rowOf.get(g)) },
+          style: { left: `${100 * at(g)}%`, bottom: `${rowOf.get(g) * MARK_ROOM}px`, background: colourCss(who.colour) },
           title: who.name,
         });
       }),
@@ -254,7 +271,7 @@ export function openReplay(options) {
   const dialog = h(
     "dialog",
     { class: "replay-dialog", testid: "replay-dialog", "aria-labelledby": `${player.id}-title` },
-    h("header", { class: "replay-head" }, h("h2", { id: `${player.id}-title` }, options.title), close),
+    h("header", { class: "replay-head" }, h("h2", { id: `${player.id}-title` }, wholeWords(options.title)), close),
   );
   dialog.append(player.build());
   dialog.addEventListener("close", () => {

@@ -86,11 +86,13 @@ export class Room {
         setRole(Boolean(msg.you?.player));
         this.cues.onState(msg);
         this.state = msg;
+        this.noteTakenOut(msg);
         setDeckLanguage(msg.room?.settings?.language || msg.room?.language);
         this.render();
         break;
       case "error":
         if (msg.code === "bad_token") break; // quietly continue as a spectator
+        if (msg.code === "kicked") this.takenOut = true; // the next state says of which game
         if (msg.code === "unknown_room") {
           this.fatal = "unknown_room";
           this.render();
@@ -106,6 +108,26 @@ export class Room {
       default:
         this.screen?.onMessage?.(msg);
     }
+  }
+
+  // The host took this browser's player out of the game (the page was open, or
+  // it came back with the old token): remembered for that game, so the page
+  // says why it only watches, also after a reload.
+  noteTakenOut(state) {
+    const key = `atelier.out.${this.code.toUpperCase()}`;
+    if (state.room.phase === "lobby") {
+      localStorage.removeItem(key);
+      this.takenOut = false;
+    } else if (this.takenOut && !state.you.player) {
+      localStorage.setItem(key, `game:${state.room.ink_prefix || ""}`);
+      this.takenOut = false;
+    }
+  }
+
+  get wasTakenOut() {
+    const state = this.state;
+    if (!state || state.you.player || state.room.phase === "lobby") return false;
+    return localStorage.getItem(`atelier.out.${this.code.toUpperCase()}`) === `game:${state.room.ink_prefix || ""}`;
   }
 
   get isPlayer() {
