@@ -22,6 +22,8 @@ from browser_helpers import ARTIFACTS, CHROMIUM
 from conftest import ServerProcess, free_port
 from test_browser_phone import (
     LOCALES,
+    long_cards,
+    long_incognito,
     make_room,
     new_phone,
     press,
@@ -252,9 +254,13 @@ def sit(page: Page, srv: ServerProcess, code: str, name: str, colour: str) -> No
 
 
 def drawing_settings(game: str, lang: str) -> dict[str, Any]:
+    """One round with the decks' longest words (custom decks made of them), so
+    whatever is dealt, every word on screen is among the hardest to fit."""
     if game == "pictomania":
-        return {"rounds": 1, "time_limit": 600, "language": lang}
-    return {"rounds": 1, "countdown": 0, "drawing_time_limit": 600, "language": lang}
+        return {"rounds": 1, "time_limit": 600, "language": lang,
+                "custom_cards": long_cards(lang, 3), "custom_mode": "instead"}
+    return {"rounds": 1, "countdown": 0, "drawing_time_limit": 600, "language": lang,
+            **long_incognito(lang)}
 
 
 def into_drawing(game: str, host: Page, phones: list[Page], bots: list[WsPlayer]) -> None:

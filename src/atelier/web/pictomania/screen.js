@@ -5,7 +5,7 @@
 import { DrawingScreen } from "../drawing_screen.js";
 import { toolButtons } from "../tools.js";
 import { cardMark, guessChips, wordCards } from "./cards.js";
-import { h, nameTag, replace, stars } from "../dom.js";
+import { h, nameTag, replace, stars, wholeWords } from "../dom.js";
 import { t, tn } from "../i18n.js";
 import { renderGallery } from "../gallery.js";
 import { Reveal } from "./reveal.js";
@@ -237,7 +237,7 @@ export class PictomaniaScreen extends DrawingScreen {
           "span",
           { class: "secret-word", testid: "secret-word" },
           h("span", { class: "secret-code" }, `${cardMark(view, me.letter)}${me.letter ? " " : ""}${me.number}`),
-          h("span", { class: "secret-text", lang: view.language, dataset: { number: String(me.number), letter: me.letter ?? "" } }, me.word),
+          h("span", { class: `secret-text ${me.word.length > 12 ? "long" : ""}`, lang: view.language, dataset: { number: String(me.number), letter: me.letter ?? "" } }, wholeWords(me.word)),
         ),
         this.ownStack(view.players[this.seat]),
       );
