@@ -211,7 +211,9 @@ class Findings:
         self.problems.extend(f"{screen}: not in view: {o}" for o in out)
         least = float(page.evaluate(TV_FONTS_JS, texts))
         self.figures[f"{screen}-least-font"] = least
-        if least < height / 40:
+        if least == float("inf"):
+            self.problems.append(f"{screen}: no text found to measure ({texts})")
+        elif least < height / 40:
             self.problems.append(f"{screen}: text at {least}px < {height / 40}px")
         for chrome in TV_CHROME:
             if page.locator(chrome).count() and page.locator(chrome).first.is_visible():
@@ -470,7 +472,8 @@ def pictomania_round(srv: ServerProcess, phones: list[Page], tvs: list[Page], la
     for page in tvs:
         page.wait_for_selector(tid("pm-review"))
         wait_in_view(page, ".stack-card.current")
-    tv_check(tvs, found, "pm-reveal-turning", ".stack-card.current", ".stack-card.current strong")
+    tv_check(tvs, found, "pm-reveal-turning", ".stack-card.current",
+             ".stack-card.current .name-tag, .stack-card.current .guess, .face-down")
     for page in tvs:
         wait_in_view(page, f"{tid('summary')}:not([hidden])", timeout=120_000)
     tv_check(tvs, found, "pm-scores", f"{tid('summary')} h2", f"{tid('summary')} td")
@@ -520,7 +523,8 @@ def incognito_round(srv: ServerProcess, phones: list[Page], tvs: list[Page], lan
         page.wait_for_selector(tid("ig-over"))
         wait_in_view(page, ".ig-reveal-card.current")
     tv_check(tvs, found, "ig-reveal-turning", ".ig-reveal-card.current",
-             ".ig-reveal-card.current strong")
+             ".ig-reveal-card.current .name-tag, .ig-reveal-card.current .ig-reveal-location, "
+             ".ig-reveal-card .ig-vote, .ig-reveal-card .face-down, .ig-bonus")
     for page in tvs:
         wait_in_view(page, tid("ig-winners"), timeout=120_000)
     tv_check(tvs, found, "ig-over", tid("ig-winners"), f"{tid('ig-winners')} li")
