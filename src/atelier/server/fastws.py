@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
 import hashlib
 import json
 import logging
@@ -39,13 +38,17 @@ from atelier.server.views import error_body
 from atelier.server.wsframe import (
     BINARY,
     CLOSE,
-    CONTINUATION,
     GUID,
     PING,
     PONG,
     TEXT,
+    Message,
+    ProtocolError,
+    close_payload,
     frame,
+    header_error,
     payload_length,
+    read_close,
     unmask,
 )
 
@@ -68,14 +71,14 @@ EVENTS_LOW = 64
 """Messages waiting for the session at which the socket stops being read, and at
 which it is read again: a client cannot make the server hold more than a few
 hundred of its messages (ink beyond the allowance waits, socket.py)."""
+MAX_FRAGMENTS = 256
+"""Fragments one message may come in (browsers send one): each costs a few
+microseconds however small, so their number is bounded as well as their bytes."""
 CLOSE_GRACE = 2.0
+"""How long a close we started waits for the client's answer."""
 PREFIX = b"GET /ws/"
 
 RoomSocketHandler = Callable[[WebSocket, str], Awaitable[None]]
-
-
-def close_payload(code: int, reason: str = "") -> bytes:
-    return code.to_bytes(2, "big") + reason.encode()[:120]
 
 
 def http_protocol_class() -> type[asyncio.Protocol]:
@@ -183,8 +186,9 @@ class RoomSocket(asyncio.Protocol):
         self.accepted = False
         self.closed = False  # we sent a close frame (or the connection is gone)
         self.gone = False
-        self.fragments: list[bytes] = []
-        self.fragment_opcode = 0
+        self.failed = False  # a protocol error: closed at once, nothing more read
+        self.message: Message | None = None  # a fragmented message being assembled
+        self.pong_due: bytes | None = None  # a ping's payload while writing is paused
         self.heard = True  # anything read since the last look (look)
         self.unanswered = 0  # periods since a ping went unanswered; 0: none out
         self.reading_paused = False  # messages piled up faster than the session takes them
@@ -289,6 +293,9 @@ class RoomSocket(asyncio.Protocol):
 
     def resume_writing(self) -> None:
         self.paused = False
+        due, self.pong_due = self.pong_due, None
+        if due is not None and self.transport is not None and not self.closed:
+            self.transport.write(frame(PONG, due))
         if self.drained is not None and not self.drained.done():
             self.drained.set_result(None)
 
@@ -383,7 +390,8 @@ class RoomSocket(asyncio.Protocol):
             self.heard = False
             self.unanswered = 0
         elif not self.unanswered:
-            self.transport.write(frame(PING, b""))
+            if not self.paused:  # a client that reads nothing gets nothing more
+                self.transport.write(frame(PING, b""))
             self.unanswered = 1
         elif self.unanswered < PING_PATIENCE:
             self.unanswered += 1
@@ -396,8 +404,7 @@ class RoomSocket(asyncio.Protocol):
     # -- frames in ----------------------------------------------------------------
 
     def data_received(self, data: bytes) -> None:
-        if self.task is None:  # the head is still being checked
-            self.buf += data
+        if self.task is None or self.failed:  # refused, or failed: nothing more is read
             return
         self.heard = True
         buf = self.buf
@@ -406,70 +413,68 @@ class RoomSocket(asyncio.Protocol):
         while (found := payload_length(buf, i)) is not None:
             b0, b1 = buf[i], buf[i + 1]
             length, h = found
-            if not b1 & 0x80:
-                self._fail(1002, "frames from a client must be masked")
-                return
-            if length > MAX_MESSAGE:
-                self._fail(1009, "message too big")
+            # the common case, a whole ink batch in one frame, checked in one line
+            if b0 == 0x82 and b1 & 0x80 and self.message is None and length <= MAX_MESSAGE:
+                if n - i < h + 4 + length:
+                    break
+                key = bytes(buf[i + h : i + h + 4])
+                payload = unmask(key, bytes(buf[i + h + 4 : i + h + 4 + length]))
+                i += h + 4 + length
+                self._binary(payload)
+                continue
+            error = header_error(b0, b1, length, self.message, MAX_MESSAGE)
+            if error is not None:
+                self._fail(error.code, error.reason)
                 return
             if n - i < h + 4 + length:
                 break
             key = bytes(buf[i + h : i + h + 4])
             payload = unmask(key, bytes(buf[i + h + 4 : i + h + 4 + length]))
             i += h + 4 + length
-            if b0 == 0x82 and not self.fragment_opcode:
-                self._binary(payload)  # the common case: a whole ink batch in one frame
-            elif not self._frame(b0 & 0x80 != 0, b0 & 15, payload):
-                break
+            try:
+                if not self._frame(b0 & 0x80 != 0, b0 & 15, payload):
+                    return
+            except ProtocolError as err:
+                self._fail(err.code, err.reason)
+                return
         del buf[:i]
 
     def _frame(self, final: bool, opcode: int, payload: bytes) -> bool:
-        """Handle one frame; False when the connection is done with."""
-        if opcode in (TEXT, BINARY, CONTINUATION):
-            if opcode == CONTINUATION:
-                if not self.fragment_opcode:
-                    self._fail(1002, "continuation without a start")
-                    return False
-            elif self.fragment_opcode:
-                self._fail(1002, "a new message inside a fragmented one")
-                return False
-            else:
-                self.fragment_opcode = opcode
-            self.fragments.append(payload)
-            if sum(map(len, self.fragments)) > MAX_MESSAGE:
-                self._fail(1009, "message too big")
-                return False
-            if not final:
-                return True
-            whole = b"".join(self.fragments)
-            kind, self.fragment_opcode, self.fragments = self.fragment_opcode, 0, []
-            if kind == BINARY:
-                self._binary(whole)
-                return True
+        """Handle one frame whose header passed ``header_error``; False when the
+        connection is done with."""
+        if opcode == TEXT and final:
             try:
-                text = whole.decode()
+                text = payload.decode()
             except UnicodeDecodeError:
-                self._fail(1007, "text is not UTF-8")
-                return False
+                raise ProtocolError(1007, "text is not UTF-8") from None
             self._push({"type": "websocket.receive", "text": text})
-            return True
-        if opcode == PING:
-            if self.transport is not None and not self.closed:
-                self.transport.write(frame(PONG, payload[:125]))
-            return True
-        if opcode == PONG:
-            return True
-        if opcode == CLOSE:
-            code = int.from_bytes(payload[:2], "big") if len(payload) >= 2 else 1005
-            if not self.closed and self.transport is not None:
+        elif opcode < 8:  # a fragment
+            message = self.message
+            if message is None:
+                message = self.message = Message(opcode, MAX_FRAGMENTS)
+            whole = message.add(payload, final)
+            if isinstance(whole, str):
+                self.message = None
+                self._push({"type": "websocket.receive", "text": whole})
+            elif whole is not None:
+                self.message = None
+                self._binary(whole)
+        elif opcode == PING:
+            if self.paused:  # the client is not reading: only the latest ping is answered
+                self.pong_due = payload
+            elif self.transport is not None and not self.closed:
+                self.transport.write(frame(PONG, payload))
+        elif opcode == CLOSE:
+            code, reply = read_close(payload)
+            transport = self.transport
+            if not self.closed and transport is not None:
                 self.closed = True
-                self.transport.write(frame(CLOSE, payload[:2]))
-            if self.transport is not None:
-                self.transport.close()
+                transport.write(frame(CLOSE, reply))
+            if transport is not None:
+                transport.close()
             self._push({"type": "websocket.disconnect", "code": code})
             return False
-        self._fail(1002, "unknown opcode")
-        return False
+        return True  # a pong: heard, nothing to do
 
     def _binary(self, data: bytes) -> None:
         """To the session's direct ink path if it waits with nothing queued, else queued."""
@@ -479,7 +484,18 @@ class RoomSocket(asyncio.Protocol):
             self._push({"type": "websocket.receive", "bytes": data})
 
     def _fail(self, code: int, reason: str) -> None:
+        """Fail the connection: say why and end our side of it at once. What the
+        client still sends is dropped unread (closing with unread bytes would reset
+        the connection, and the client might lose the close frame), until it
+        closes its side or the grace runs out."""
+        self.failed = True
+        self.buf.clear()
+        self.message = None
         self._close_frame(code, reason)
+        transport = self.transport
+        if transport is not None and not transport.is_closing():
+            if transport.can_write_eof():
+                transport.write_eof()
+            else:
+                transport.close()
         self._push({"type": "websocket.disconnect", "code": code})
-        with contextlib.suppress(Exception):
-            self.buf.clear()
