@@ -23,6 +23,7 @@ import json
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 from urllib.parse import unquote
 
@@ -32,6 +33,7 @@ from uvicorn.importer import import_from_string
 
 from atelier.errors import RuleError
 from atelier.i18n import pick_language
+from atelier.server.addresses import SocketCounts, Ticket
 from atelier.server.headers import HEADERS
 from atelier.server.per_loop import PerLoop
 from atelier.server.views import error_body
@@ -57,6 +59,9 @@ log = logging.getLogger(__name__)
 MAX_MESSAGE = 64 * 1024
 """Largest message a client may send (as uvicorn's ``ws_max_size`` was)."""
 MAX_HEAD = 16 * 1024
+HEAD_SECONDS = 10.0
+"""How long a new connection may take to send its request head (each later one
+on a kept-alive connection too): a slow head holds a file descriptor."""
 PING_SECONDS = 2.0
 """How often a socket's silence is looked at. A client heard from since the last look
 is alive and is not pinged (a drawing phone sends many times a second, and a ping and
@@ -81,23 +86,39 @@ PREFIX = b"GET /ws/"
 RoomSocketHandler = Callable[[WebSocket, str], Awaitable[None]]
 
 
+@dataclass
+class Defences:
+    """What a connection must do to stay open before a room socket's session runs:
+    send its request head in time, from an address without too many connections."""
+
+    head_seconds: float = HEAD_SECONDS
+    sockets: SocketCounts = field(default_factory=SocketCounts)
+
+
 def http_protocol_class() -> type[asyncio.Protocol]:
     """uvicorn's own HTTP protocol (httptools when installed, else h11)."""
     cls: type[asyncio.Protocol] = import_from_string(HTTP_PROTOCOLS["auto"])
     return cls
 
 
-def front_protocol(handler: RoomSocketHandler) -> type[asyncio.Protocol]:
+def front_protocol(handler: RoomSocketHandler,
+                   defences: Defences | None = None) -> type[asyncio.Protocol]:
     """The class uvicorn instantiates per connection, bound to the room socket handler."""
+    defences = defences or Defences()
+    http = cast(type[asyncio.Protocol], type("GuardedHttp", (HttpGuard, http_protocol_class()),
+                                             {"defences": defences}))
     return type("BoundFront", (FrontProtocol,), {"handler": staticmethod(handler),
-                                                  "http_class": http_protocol_class()})
+                                                  "http_class": http, "defences": defences})
 
 
 class FrontProtocol(asyncio.Protocol):
-    """Reads a new connection's request line, then gives the connection away."""
+    """Counts a new connection against its address, reads its request head (in
+    time, and no larger than MAX_HEAD), then gives the connection away: to a
+    RoomSocket for ``GET /ws/...``, else to uvicorn's HTTP protocol."""
 
     handler: ClassVar[RoomSocketHandler]
     http_class: ClassVar[type[asyncio.Protocol]]
+    defences: ClassVar[Defences]
 
     def __init__(self, config: Any, server_state: Any, app_state: dict[str, Any],
                  _loop: asyncio.AbstractEventLoop | None = None) -> None:
@@ -107,22 +128,36 @@ class FrontProtocol(asyncio.Protocol):
         self.loop = _loop
         self.transport: asyncio.Transport | None = None
         self.buf = bytearray()
+        self.ticket: Ticket | None = None
+        self.timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)
+        peer = transport.get_extra_info("peername")
+        self.ticket = self.defences.sockets.take(peer[0] if isinstance(peer, tuple) else None)
+        if self.ticket is None:  # too many from this address: not a byte is read
+            transport.close()
+            return
+        self.timer = asyncio.get_running_loop().call_later(self.defences.head_seconds,
+                                                           transport.close)
 
     def data_received(self, data: bytes) -> None:
-        self.buf += data
-        buf = self.buf
-        if not buf.startswith(PREFIX[: len(buf)]):  # not (or no longer) GET /ws/...
-            self._give(self.http_class(config=self.config,  # type: ignore[call-arg]
-                                       server_state=self.server_state,
-                                       app_state=self.app_state, _loop=self.loop))
+        if self.ticket is None:
             return
-        end = buf.find(b"\r\n\r\n")
+        buf = self.buf
+        start = max(0, len(buf) - 3)  # the blank line may straddle two reads
+        buf += data
+        end = buf.find(b"\r\n\r\n", start)
         if end < 0:
             if len(buf) > MAX_HEAD and self.transport is not None:
                 self.transport.close()
+            return
+        if self.timer is not None:
+            self.timer.cancel()
+        if not buf.startswith(PREFIX):
+            self._give(self.http_class(config=self.config,  # type: ignore[call-arg]
+                                       server_state=self.server_state,
+                                       app_state=self.app_state, _loop=self.loop))
             return
         head = bytes(buf[:end]).decode("latin-1")
         del buf[: end + 4]
@@ -132,6 +167,8 @@ class FrontProtocol(asyncio.Protocol):
     def _give(self, protocol: asyncio.Protocol, head: str | None = None) -> None:
         transport = self.transport
         assert transport is not None
+        protocol.ticket = self.ticket  # type: ignore[attr-defined]
+        self.ticket = None  # the new protocol releases it
         transport.set_protocol(protocol)
         protocol.connection_made(transport)
         rest, self.buf = bytes(self.buf), bytearray()
@@ -142,7 +179,44 @@ class FrontProtocol(asyncio.Protocol):
             protocol.data_received(rest)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        pass
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.ticket is not None:
+            self.ticket.release()
+
+
+class HttpGuard(asyncio.Protocol):
+    """Mixed into uvicorn's HTTP protocol: the connection's count is given back when
+    it closes, and each later request head on a kept-alive connection must come in
+    time too (uvicorn times the wait before a request, not its head). The hooks are
+    httptools' parser callbacks; with h11 only the first head is timed."""
+
+    ticket: Ticket | None = None
+    head_timer: asyncio.TimerHandle | None = None
+    transport: asyncio.Transport
+    defences: ClassVar[Defences]
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()  # type: ignore[misc]
+        if self.head_timer is None:
+            self.head_timer = asyncio.get_running_loop().call_later(
+                self.defences.head_seconds, self.transport.close)
+
+    def on_headers_complete(self) -> None:
+        self._stop_head_timer()
+        super().on_headers_complete()  # type: ignore[misc]
+
+    def _stop_head_timer(self) -> None:
+        if self.head_timer is not None:
+            self.head_timer.cancel()
+            self.head_timer = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_head_timer()
+        if self.ticket is not None:
+            self.ticket.release()
+            self.ticket = None
+        super().connection_lost(exc)
 
 
 class Keepalive:
@@ -196,6 +270,7 @@ class RoomSocket(asyncio.Protocol):
         self.task: asyncio.Task[None] | None = None
         self.key = ""
         self.lang = "en"
+        self.ticket: Ticket | None = None  # this connection's count for its address
         # the session's direct ink path (Session.ink_now), once it has one
         self.ink_now: Callable[[bytes], bool] | None = None
 
@@ -276,6 +351,8 @@ class RoomSocket(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.gone = self.closed = True
+        if self.ticket is not None:
+            self.ticket.release()
         self.server_state.connections.discard(self)
         if self.keepalive is not None:
             self.keepalive.sockets.discard(self)
