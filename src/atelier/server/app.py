@@ -35,6 +35,7 @@ from atelier.server.decks import router as decks_router
 from atelier.server.forwarded import Proxies
 from atelier.server.headers import SecurityHeaders
 from atelier.server.http_errors import error_response, read_body, rule_error
+from atelier.server.ink_intake import MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES
 from atelier.server.model import COLOUR_HEX, hash_token
 from atelier.server.pngs import PngCache
 from atelier.server.protocol import load_json
@@ -71,6 +72,8 @@ class ServerConfig:
     idle_seconds: float = IDLE_SECONDS  # unload a room nobody is connected to after this
     address_policy: AddressPolicy = field(default_factory=AddressPolicy)
     hello_seconds: float = HELLO_SECONDS  # an upgraded socket's time to say hello
+    ink_limits: tuple[int, int] = (MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES)
+    """Bytes of ink one drawing and one room may hold."""
 
 
 class CreateRoom(BaseModel):
@@ -143,7 +146,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         store = await open_store(config.db_path, config.database_url, config.table_prefix)
         hub = await open_hub(config.redis_url, f"atelier:{config.table_prefix}")
         rooms = Rooms(store, hub, _games(config), owns=config.owns,
-                      idle_seconds=config.idle_seconds)
+                      idle_seconds=config.idle_seconds, ink_limits=config.ink_limits)
         await rooms.start()
         app.state.rooms = rooms
         try:
@@ -252,7 +255,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         except (ValidationError, ValueError, RuleError):
             raise RuleError("bad_message", detail="game, settings, language") from None
         if body.language not in LANGUAGES:
-            raise RuleError("unknown_language", language=body.language)
+            return error_response(request, RuleError("unknown_language",
+                                                      language=body.language), 400)
         # The creator's host credential: joining with it makes that player host.
         host_key = secrets.token_urlsafe(24)
         try:

@@ -128,6 +128,7 @@ def parser() -> argparse.ArgumentParser:
                     help="a room socket's time from the upgrade to its hello "
                     f"(default {HELLO_SECONDS:g})")
     ap.add_argument("--table-prefix", default="", help=argparse.SUPPRESS)
+    ap.add_argument("--ink-limits", default=None, help=argparse.SUPPRESS)  # "DRAWING,ROOM" bytes
     ap.add_argument("--extra-game", action="append", default=[], help=argparse.SUPPRESS)
     ap.add_argument("--log-level", default="warning")
     ap.add_argument("--workers", type=int, default=1,
@@ -231,6 +232,9 @@ def main(argv: list[str]) -> int:
         ),
         hello_seconds=args.hello_timeout,
     )
+    if args.ink_limits:
+        drawing, room = (int(x) for x in args.ink_limits.split(","))
+        config.ink_limits = (drawing, room)
     local = f"http://127.0.0.1:{args.port}/"
     if not args.worker:
         print(f"Atelier is running at {local}", flush=True)

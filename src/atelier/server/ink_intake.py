@@ -39,8 +39,12 @@ Commit = Callable[[LiveRoom, Callable[[RoomModel], tuple[Event, Any]]], Awaitabl
 
 
 class InkIntake:
-    def __init__(self, store: Store, hub: Hub, commit: Commit) -> None:
+    def __init__(self, store: Store, hub: Hub, commit: Commit,
+                 max_drawing: int = MAX_DRAWING_BYTES,
+                 max_room: int = MAX_ROOM_INK_BYTES) -> None:
         self.store = store
+        self.max_drawing = max_drawing
+        self.max_room = max_room
         self.hub = hub
         self.commit = commit
         self.pending_ink: list[tuple[str, InkRow]] = []
@@ -61,9 +65,9 @@ class InkIntake:
         if size > MAX_BATCH_BYTES:
             raise RuleError("message_too_large", max=MAX_BATCH_BYTES)
         key, seat, batches = drawer.key, drawer.seat, drawer.batches
-        if batches is not None and batches.size + size > MAX_DRAWING_BYTES:
+        if size + (0 if batches is None else batches.size) > self.max_drawing:
             raise RuleError("drawing_full")
-        if room.ink_bytes + size > MAX_ROOM_INK_BYTES:
+        if room.ink_bytes + size > self.max_room:
             raise RuleError("room_ink_full")
         marks = drawer.guard.check(data, drawer.tools).marks
         if batches is None:  # made on the first batch kept, not on a refused one
