@@ -93,6 +93,9 @@ def test_a_client_heard_from_is_not_pinged_and_one_that_stays_silent_is_closed()
         def close(self) -> None:
             pass
 
+        def abort(self) -> None:
+            pass
+
         def get_extra_info(self, name: str) -> None:
             return None
 

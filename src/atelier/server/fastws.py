@@ -79,6 +79,8 @@ hundred of its messages (ink beyond the allowance waits, socket.py)."""
 MAX_FRAGMENTS = 256
 """Fragments one message may come in (browsers send one): each costs a few
 microseconds however small, so their number is bounded as well as their bytes."""
+READ_SLICE = 64 * 1024
+"""Bytes one socket may have handled before it lets the rest of the server go first."""
 CLOSE_GRACE = 2.0
 """How long a close we started waits for the client's answer."""
 PREFIX = b"GET /ws/"
@@ -266,6 +268,8 @@ class RoomSocket(asyncio.Protocol):
         self.heard = True  # anything read since the last look (look)
         self.unanswered = 0  # periods since a ping went unanswered; 0: none out
         self.reading_paused = False  # messages piled up faster than the session takes them
+        self.unyielded = 0  # bytes read since this socket last let others go first
+        self.yielding = False  # reading stopped until the loop's next turn
         self.keepalive: Keepalive | None = None  # once accepted
         self.task: asyncio.Task[None] | None = None
         self.key = ""
@@ -395,7 +399,7 @@ class RoomSocket(asyncio.Protocol):
         event = self.events.popleft()
         if self.reading_paused and len(self.events) <= EVENTS_LOW and not self.gone:
             self.reading_paused = False
-            if self.transport is not None:
+            if self.transport is not None and not self.yielding:
                 self.transport.resume_reading()
         if event["type"] == "websocket.disconnect":
             self.events.appendleft(event)  # every later receive says so too
@@ -453,8 +457,10 @@ class RoomSocket(asyncio.Protocol):
             return
         self.closed = True
         self.transport.write(frame(CLOSE, close_payload(code, reason)))
-        # the client answers with its own close; do not wait for it forever
-        self.loop.call_later(CLOSE_GRACE, self.transport.close)
+        # the client answers with its own close; do not wait for it forever, nor
+        # for it to read what is still buffered (a client that reads nothing would
+        # hold the connection, and a server's clean stop, open)
+        self.loop.call_later(CLOSE_GRACE, self.transport.abort)
 
     # -- keeping the line alive ------------------------------------------------------
 
@@ -515,6 +521,27 @@ class RoomSocket(asyncio.Protocol):
                 self._fail(err.code, err.reason)
                 return
         del buf[:i]
+        self.unyielded += len(data)
+        if self.unyielded > READ_SLICE:
+            self._let_others_go()
+
+    def _let_others_go(self) -> None:
+        """Stop reading until the event loop's next turn: a loop may read megabytes
+        from one socket at a time (a flood of small frames, seconds of work), and
+        every other connection would wait for all of it."""
+        self.unyielded = 0
+        transport = self.transport
+        if self.yielding or transport is None or transport.is_closing():
+            return
+        self.yielding = True
+        transport.pause_reading()
+        self.loop.call_soon(self._read_on)
+
+    def _read_on(self) -> None:
+        self.yielding = False
+        transport = self.transport
+        if not (self.reading_paused or self.gone or transport is None or transport.is_closing()):
+            transport.resume_reading()
 
     def _frame(self, final: bool, opcode: int, payload: bytes) -> bool:
         """Handle one frame whose header passed ``header_error``; False when the
