@@ -107,6 +107,7 @@ def test_a_client_heard_from_is_not_pinged_and_one_that_stays_silent_is_closed()
         transport = Transport()
         sock.connection_made(transport)  # type: ignore[arg-type]
         sock.task = asyncio.create_task(asyncio.sleep(0))  # a session has started
+        sock.deaf = False
         sock.accepted = True
 
         sweeper = Keepalive()

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import time
+from collections.abc import Callable
 
 import pytest
 
@@ -155,4 +157,23 @@ async def test_pings_from_a_client_that_reads_nothing_are_not_buffered(
     print(f"{pongs} pongs for {pings} pings sent without reading")
     # what the kernel's buffers held before writing paused (a few MB), never all
     assert 0 < pongs < pings // 2
+    writer.close()
+
+
+async def test_a_client_that_reads_nothing_does_not_hold_up_a_clean_stop(
+        server_factory: Callable[..., ServerProcess]) -> None:
+    """Stopping closes every socket with 1012; one whose client reads nothing
+    cannot take the close frame, and is dropped after the grace period instead of
+    keeping the server running."""
+    srv = server_factory()
+    _, writer, head = await raw_upgrade(srv, f"/ws/{create_room(srv.http)}", rcvbuf=4096)
+    assert head.startswith("HTTP/1.1 101")
+    ping = masked(9, b"p" * 125)
+    for _ in range(50):  # enough pongs to fill every buffer between us
+        writer.write(ping * 1000)
+        await writer.drain()
+    assert srv.proc is not None
+    srv.proc.terminate()
+    exited = await asyncio.to_thread(srv.proc.wait, 30)  # else TimeoutExpired: it hung
+    assert exited in (0, -signal.SIGTERM)  # uvicorn raises the signal again once stopped
     writer.close()

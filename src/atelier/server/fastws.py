@@ -262,7 +262,7 @@ class RoomSocket(asyncio.Protocol):
         self.accepted = False
         self.closed = False  # we sent a close frame (or the connection is gone)
         self.gone = False
-        self.failed = False  # a protocol error: closed at once, nothing more read
+        self.deaf = True  # nothing is read: not before the session runs, nor after a failure
         self.message: Message | None = None  # a fragmented message being assembled
         self.pong_due: bytes | None = None  # a ping's payload while writing is paused
         self.heard = True  # anything read since the last look (look)
@@ -326,6 +326,7 @@ class RoomSocket(asyncio.Protocol):
         self.events.append({"type": "websocket.connect"})
         ws = WebSocket(scope, self.receive, self.send)
         self.task = self.loop.create_task(self._run(ws, code))
+        self.deaf = False
         self.server_state.tasks.add(self.task)
         self.task.add_done_callback(self.server_state.tasks.discard)
         if rest:
@@ -487,7 +488,7 @@ class RoomSocket(asyncio.Protocol):
     # -- frames in ----------------------------------------------------------------
 
     def data_received(self, data: bytes) -> None:
-        if self.task is None or self.failed:  # refused, or failed: nothing more is read
+        if self.deaf:
             return
         self.heard = True
         buf = self.buf
@@ -521,7 +522,7 @@ class RoomSocket(asyncio.Protocol):
                 self._fail(err.code, err.reason)
                 return
         del buf[:i]
-        self.unyielded += len(data)
+        self.unyielded += i
         if self.unyielded > READ_SLICE:
             self._let_others_go()
 
@@ -592,7 +593,7 @@ class RoomSocket(asyncio.Protocol):
         client still sends is dropped unread (closing with unread bytes would reset
         the connection, and the client might lose the close frame), until it
         closes its side or the grace runs out."""
-        self.failed = True
+        self.deaf = True
         self.buf.clear()
         self.message = None
         self._close_frame(code, reason)
