@@ -49,14 +49,19 @@ async def bystander(port: int, code: str, pipe: Connection) -> None:
     ping = client_frame(TEXT, b'{"t": "ping"}')
     rtts: list[float] = []
     pipe.send("ready")
-    while not pipe.poll():
-        sent = time.monotonic()
-        writer.write(ping)
-        while b'"pong"' not in await read_message(reader):
-            pass
-        rtts.append(time.monotonic() - sent)
-        await asyncio.sleep(PING_EVERY)
-    pipe.send(rtts)
+    lost = ""
+    try:
+        while not pipe.poll():
+            sent = time.monotonic()
+            writer.write(ping)
+            while b'"pong"' not in (answer := await read_message(reader)):
+                if answer[:2] and not answer.startswith(b"{"):  # a close frame's code
+                    raise ConnectionError(f"closed by the server: {answer!r}")
+            rtts.append(time.monotonic() - sent)
+            await asyncio.sleep(PING_EVERY)
+    except (ConnectionError, asyncio.IncompleteReadError) as err:
+        lost = f"the bystander lost its connection after {len(rtts)} pings: {err}"
+    pipe.send((rtts, lost))
     writer.close()
 
 
@@ -187,12 +192,13 @@ async def measure(kind: str, src: str | None, folder: str) -> None:
         assert mine.recv() == "ready"
         outcome = await attack(kind, port, rooms[1])
         mine.send("stop")
-        during = [1000 * t for t in mine.recv()]
+        rtts, lost = mine.recv() if mine.poll(300) else ([], "the bystander never answered")
+        during = [1000 * t for t in rtts]
         watcher.join(30)
         print(f"{kind}: {outcome}")
         print(f"  bystander's round trips during it: p50 {percentile(during, 50):.1f} ms, "
               f"p99 {percentile(during, 99):.1f} ms, max {max(during, default=0):.1f} ms "
-              f"({len(during)} pings); "
+              f"({len(during)} pings{'; ' + lost if lost else ''}); "
               f"server RSS {rss:.0f} -> {proc_rss_mib(server.pid):.0f} MiB", flush=True)
     finally:
         server.terminate()

@@ -79,8 +79,9 @@ hundred of its messages (ink beyond the allowance waits, socket.py)."""
 MAX_FRAGMENTS = 256
 """Fragments one message may come in (browsers send one): each costs a few
 microseconds however small, so their number is bounded as well as their bytes."""
-READ_SLICE = 64 * 1024
-"""Bytes one socket may have handled before it lets the rest of the server go first."""
+READ_SLICE = 16 * 1024
+"""Bytes one socket may have handled in a turn of the event loop before it lets the
+rest of the server go first (a hundred pings, or one large message)."""
 CLOSE_GRACE = 2.0
 """How long a close we started waits for the client's answer."""
 PREFIX = b"GET /ws/"
@@ -506,6 +507,9 @@ class RoomSocket(asyncio.Protocol):
                 i += h + 4 + length
                 self._binary(payload)
                 continue
+            if i > READ_SLICE:  # a flood of small frames: the rest waits for the next turn
+                self._let_others_go()
+                break
             error = header_error(b0, b1, length, self.message, MAX_MESSAGE)
             if error is not None:
                 self._fail(error.code, error.reason)
@@ -527,9 +531,10 @@ class RoomSocket(asyncio.Protocol):
             self._let_others_go()
 
     def _let_others_go(self) -> None:
-        """Stop reading until the event loop's next turn: a loop may read megabytes
-        from one socket at a time (a flood of small frames, seconds of work), and
-        every other connection would wait for all of it."""
+        """Handle nothing more from this socket until the event loop's next turn: a
+        loop may read megabytes from one socket at a time, and a flood of small
+        frames (pings, fragments) is seconds of work that every other connection
+        would wait for. What is already read waits in the buffer."""
         self.unyielded = 0
         transport = self.transport
         if self.yielding or transport is None or transport.is_closing():
@@ -540,8 +545,11 @@ class RoomSocket(asyncio.Protocol):
 
     def _read_on(self) -> None:
         self.yielding = False
+        if self.buf:
+            self.data_received(b"")  # what was left for this turn (may wait again)
         transport = self.transport
-        if not (self.reading_paused or self.gone or transport is None or transport.is_closing()):
+        if not (self.yielding or self.reading_paused or self.deaf or self.gone
+                or transport is None or transport.is_closing()):
             transport.resume_reading()
 
     def _frame(self, final: bool, opcode: int, payload: bytes) -> bool:
