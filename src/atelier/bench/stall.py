@@ -99,6 +99,7 @@ async def still_open(conns: list[socket.socket]) -> int:
     """How many of ``conns`` the server has not closed."""
     left = 0
     for conn in conns:
+        conn.setblocking(False)  # a socket with a timeout would wait for data
         try:
             left += conn.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT) != b""
         except BlockingIOError:
