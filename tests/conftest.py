@@ -13,6 +13,7 @@ import contextlib
 import json
 import os
 import random
+import resource
 import signal
 import socket
 import subprocess
@@ -232,6 +233,7 @@ class ServerProcess:
     args: list[str]
     proc: subprocess.Popen[bytes] | None = None
     log_path: str | None = None  # the server's stderr (a file: a full pipe would block it)
+    nofile: int | None = None  # the file limit the server starts with (its soft limit)
 
     @property
     def http(self) -> str:
@@ -251,8 +253,16 @@ class ServerProcess:
         if self.log_path is None:
             fd, self.log_path = tempfile.mkstemp(prefix="atelier-server-", suffix=".log")
             os.close(fd)
+        nofile = self.nofile
+
+        def limit_files() -> None:
+            if nofile is not None:
+                hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+                resource.setrlimit(resource.RLIMIT_NOFILE, (nofile, hard))
+
         with open(self.log_path, "ab") as err:
-            self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=err)
+            self.proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL, stderr=err,
+                                         preexec_fn=limit_files if nofile else None)
         deadline = time.monotonic() + 90  # a loaded machine starts Python slowly
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

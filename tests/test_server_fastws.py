@@ -4,62 +4,14 @@ server process: what a browser or a careless client may send, framed by hand."""
 from __future__ import annotations
 
 import asyncio
-import base64
 import json
-import os
 
 import httpx
 import pytest
 import websockets
 
 from conftest import ServerProcess, create_room
-
-
-async def raw_upgrade(srv: ServerProcess, path: str,
-                      extra: str = "") -> tuple[asyncio.StreamReader, asyncio.StreamWriter, str]:
-    reader, writer = await asyncio.open_connection("127.0.0.1", srv.port)
-    key = base64.b64encode(os.urandom(16)).decode()
-    writer.write(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1:{srv.port}\r\nUpgrade: websocket\r\n"
-                 f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
-                 f"Sec-WebSocket-Version: 13\r\n{extra}\r\n".encode())
-    head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 20)).decode()
-    return reader, writer, head
-
-
-def masked(opcode: int, payload: bytes, final: bool = True) -> bytes:
-    key = os.urandom(4)
-    n = len(payload)
-    head = bytes([(0x80 if final else 0) | opcode])
-    if n < 126:
-        head += bytes([0x80 | n])
-    elif n < 65536:
-        head += bytes([0x80 | 126]) + n.to_bytes(2, "big")
-    else:
-        head += bytes([0x80 | 127]) + n.to_bytes(8, "big")
-    return head + key + bytes(b ^ key[i % 4] for i, b in enumerate(payload))
-
-
-async def read_frame(reader: asyncio.StreamReader) -> tuple[int, bytes]:
-    b0, b1 = await asyncio.wait_for(reader.readexactly(2), 20)
-    n = b1 & 127
-    if n == 126:
-        n = int.from_bytes(await reader.readexactly(2), "big")
-    elif n == 127:
-        n = int.from_bytes(await reader.readexactly(8), "big")
-    return b0 & 15, await reader.readexactly(n)
-
-
-async def frames_until_close(reader: asyncio.StreamReader) -> list[tuple[int, bytes]]:
-    seen = []
-    while True:
-        opcode, payload = await read_frame(reader)
-        seen.append((opcode, payload))
-        if opcode == 8:
-            return seen
-
-
-def hello() -> bytes:
-    return json.dumps({"t": "hello", "v": 1, "token": None, "lang": "en"}).encode()
+from ws_raw import frames_until_close, hello, masked, raw_upgrade, read_frame
 
 
 async def test_a_fragmented_hello_is_one_message(server: ServerProcess) -> None:
@@ -141,6 +93,9 @@ def test_a_client_heard_from_is_not_pinged_and_one_that_stays_silent_is_closed()
         def close(self) -> None:
             pass
 
+        def abort(self) -> None:
+            pass
+
         def get_extra_info(self, name: str) -> None:
             return None
 
@@ -152,6 +107,7 @@ def test_a_client_heard_from_is_not_pinged_and_one_that_stays_silent_is_closed()
         transport = Transport()
         sock.connection_made(transport)  # type: ignore[arg-type]
         sock.task = asyncio.create_task(asyncio.sleep(0))  # a session has started
+        sock.deaf = False
         sock.accepted = True
 
         sweeper = Keepalive()

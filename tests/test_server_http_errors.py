@@ -91,9 +91,13 @@ def test_create_room_refuses_bad_bodies(server: ServerProcess, body: bytes) -> N
     refused(r, 400, "bad_message")
 
 
+JSON = {"content-type": "application/json"}
+
+
 def test_create_room_bounds_its_body(server: ServerProcess) -> None:
     big = json.dumps({"game": "secrets", "settings": {"x": "y" * 200_000}}).encode()
-    body = refused(httpx.post(server.http + "/api/rooms", content=big), 413, "body_too_large")
+    body = refused(httpx.post(server.http + "/api/rooms", content=big, headers=JSON), 413,
+                   "body_too_large")
     assert body["params"]["max"] < 200_000
 
     def chunks() -> Any:  # no Content-Length: the stream itself is counted
@@ -102,5 +106,6 @@ def test_create_room_bounds_its_body(server: ServerProcess) -> None:
             yield b"y" * 4096
         yield b'"}}'
 
-    refused(httpx.post(server.http + "/api/rooms", content=chunks()), 413, "body_too_large")
+    refused(httpx.post(server.http + "/api/rooms", content=chunks(), headers=JSON), 413,
+            "body_too_large")
     assert httpx.post(server.http + "/api/rooms", json={"game": "secrets"}).status_code == 201

@@ -36,6 +36,7 @@ from atelier.ink.synth import DEVICES, record
 
 # every benchmark client comes from 127.0.0.1: lift the per-address limits
 UNLIMITED = ["--max-rooms-per-minute", "1000000", "--max-connections", "1000000",
+             "--max-lookups-per-minute", "1000000", "--max-sockets", "1000000",
              "--max-pending-hellos", "1000000"]
 
 

@@ -34,6 +34,11 @@ class BatchLog(Sequence[bytes]):
     def __len__(self) -> int:
         return len(self._ends)
 
+    @property
+    def size(self) -> int:
+        """The bytes of all its batches."""
+        return len(self._data)
+
     @overload
     def __getitem__(self, index: int) -> bytes: ...
 

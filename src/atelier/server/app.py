@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import re
+import resource
 import secrets
 import struct
 import time
@@ -20,26 +21,28 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from starlette.exceptions import HTTPException
+from starlette.requests import ClientDisconnect
 
 from atelier.errors import RuleError
 from atelier.games.core import Game
 from atelier.games.registry import get_game
 from atelier.games.settings import schema
 from atelier.hub import open_hub
-from atelier.i18n import LANGUAGES, catalog, pick_language
+from atelier.i18n import LANGUAGES, catalog
 from atelier.ink.batches import BatchLog
 from atelier.server.addresses import AddressLimits, AddressPolicy, client_address
 from atelier.server.decks import router as decks_router
 from atelier.server.forwarded import Proxies
 from atelier.server.headers import SecurityHeaders
 from atelier.server.http_errors import error_response, read_body, rule_error
+from atelier.server.ink_intake import MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES
 from atelier.server.model import COLOUR_HEX, hash_token
 from atelier.server.pngs import PngCache
 from atelier.server.protocol import load_json
 from atelier.server.qr import qr_svg
 from atelier.server.replays import AnimationCache, timeline_json
 from atelier.server.rooms import CREATOR_WAIT, IDLE_SECONDS, LiveRoom, Rooms
-from atelier.server.socket import serve_socket
+from atelier.server.socket import HELLO_SECONDS, serve_socket
 from atelier.server.views import drawing_key, room_summary, visible_drawers
 from atelier.store import open_store
 
@@ -69,6 +72,9 @@ class ServerConfig:
     idle_seconds: float = IDLE_SECONDS  # unload a room nobody is connected to after this
     creator_wait: float = CREATOR_WAIT  # the host role waits this long for a creator who left
     address_policy: AddressPolicy = field(default_factory=AddressPolicy)
+    hello_seconds: float = HELLO_SECONDS  # an upgraded socket's time to say hello
+    ink_limits: tuple[int, int] = (MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES)
+    """Bytes of ink one drawing and one room may hold."""
 
 
 class CreateRoom(BaseModel):
@@ -141,7 +147,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         store = await open_store(config.db_path, config.database_url, config.table_prefix)
         hub = await open_hub(config.redis_url, f"atelier:{config.table_prefix}")
         rooms = Rooms(store, hub, _games(config), owns=config.owns,
-                      idle_seconds=config.idle_seconds, creator_wait=config.creator_wait)
+                      idle_seconds=config.idle_seconds, creator_wait=config.creator_wait,
+                      ink_limits=config.ink_limits)
         await rooms.start()
         app.state.rooms = rooms
         try:
@@ -166,6 +173,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.exception_handler(RequestValidationError)
     async def bad_request(request: Request, exc: RequestValidationError) -> Response:
         return error_response(request, RuleError("bad_request"), 400)
+
+    @app.exception_handler(ClientDisconnect)
+    async def client_left(request: Request, exc: ClientDisconnect) -> Response:
+        # the client's doing, not a fault: one line, and nobody to answer
+        log.info("%s %s: the client left before sending the whole body",
+                 request.method, request.url.path)
+        return Response(status_code=400)
 
     @app.exception_handler(Exception)
     async def internal(request: Request, exc: Exception) -> Response:
@@ -208,7 +222,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 "hub_published": dict(rooms.hub.published),
                 # batches that waited for their sender's allowance: a flood, or a
                 # server reading its sockets late (docs/performance.md)
-                "ink_waits": rooms.ink_waits}
+                "ink_waits": rooms.ink_waits,
+                # connections this process may hold (atelier serve raises it at start)
+                "open_files_limit": resource.getrlimit(resource.RLIMIT_NOFILE)[0]}
 
     @app.get("/api/strings/{lang}")
     async def strings(lang: str, request: Request) -> Response:
@@ -224,6 +240,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(request: Request) -> Response:
+        # JSON only: a form or text/plain body can be posted by any page without the
+        # browser asking first, so another site could create rooms from a visitor
+        media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+        if media != "application/json":
+            raise RuleError("json_required")
         if not addresses.take_room(address_of(request, config.address_policy)):
             per_minute = config.address_policy.rooms_per_minute
             refused = error_response(request, RuleError("too_many_rooms", per_minute=per_minute))
@@ -235,26 +256,38 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             body = CreateRoom.model_validate(load_json(raw.decode()))
         except (ValidationError, ValueError, RuleError):
             raise RuleError("bad_message", detail="game, settings, language") from None
+        if body.language not in LANGUAGES:
+            return error_response(request, RuleError("unknown_language",
+                                                      language=body.language), 400)
         # The creator's host credential: joining with it makes that player host.
         host_key = secrets.token_urlsafe(24)
         try:
             code = await rooms_of(request).create(
-                body.game, body.settings, pick_language(body.language), hash_token(host_key)
+                body.game, body.settings, body.language, hash_token(host_key)
             )
         except RuleError as err:
             return error_response(request, err, 400)  # the settings' fault, whatever the code
         url = str(request.base_url).rstrip("/") + f"/r/{code}"
         return JSONResponse({"code": code, "url": url, "host_key": host_key}, status_code=201)
 
-    async def room_or_404(request: Request, code: str) -> LiveRoom:
+    async def room_or_404(request: Request, code: str, counted: bool = False) -> LiveRoom:
+        """The room, or 404. A code that does not exist costs the asker one of its
+        lookups, and so does every ``counted`` lookup; none left: 429, without looking."""
+        address = address_of(request, config.address_policy)
+        refusal = addresses.take_lookup(address) if counted else addresses.no_lookups(address)
+        if refusal is not None:
+            raise refusal
         room = await rooms_of(request).get(code)
         if room is None:
+            if not counted:
+                addresses.take_lookup(address)
             raise RuleError("unknown_room", room=code[:16])
         return room
 
     @app.get("/api/rooms/{code}")
     async def room_info(code: str, request: Request) -> Response:
-        room = await room_or_404(request, code)
+        # the question a room page asks first: every one is counted
+        room = await room_or_404(request, code, counted=True)
         spectators = sum(1 for c in room.conns if c.player_id is None)
         return JSONResponse(room_summary(room.model, room.online(), spectators))
 
@@ -315,7 +348,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.websocket("/ws/{code}")
     async def socket(ws: WebSocket, code: str) -> None:
         await serve_socket(ws, code, ws.app.state.rooms, config.allowed_origins,
-                           addresses, address_of(ws, config.address_policy), proxies)
+                           addresses, address_of(ws, config.address_policy), proxies,
+                           config.hello_seconds)
 
     app.include_router(decks_router)
     app.mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static")

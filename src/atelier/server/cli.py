@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import io
 import logging
 import os
+import resource
 import socket
 import sys
 from importlib import import_module
@@ -14,12 +16,34 @@ from typing import Any
 
 from atelier.server.addresses import (
     CONNECTIONS_PER_ADDRESS,
+    LOOKUPS_PER_MINUTE,
     PENDING_HELLOS_PER_ADDRESS,
     ROOMS_PER_MINUTE,
+    SOCKETS_PER_ADDRESS,
     AddressPolicy,
 )
 
 DEFAULT_DB = os.path.join("data", "atelier.sqlite3")
+HEAD_SECONDS = 10.0  # as atelier.server.fastws's, without importing uvicorn for --help
+HELLO_SECONDS = 10.0  # as atelier.server.socket's
+
+
+def raise_file_limit() -> int:
+    """Let the process open as many files as the system allows it (the soft limit up
+    to the hard one): each connection is one, and a default of 1,024 is soon full.
+    The limit in force after."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard == resource.RLIM_INFINITY:
+        try:
+            with open("/proc/sys/fs/nr_open") as f:
+                hard = int(f.read())
+        except (OSError, ValueError):
+            return soft
+    if soft != resource.RLIM_INFINITY and soft < hard:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (hard, resource.getrlimit(
+                resource.RLIMIT_NOFILE)[1]))
+    return resource.getrlimit(resource.RLIMIT_NOFILE)[0]
 
 
 def lan_addresses() -> list[str]:
@@ -87,13 +111,28 @@ def parser() -> argparse.ArgumentParser:
     limits.add_argument("--max-rooms-per-minute", type=int, default=ROOMS_PER_MINUTE,
                         metavar="N",
                         help=f"rooms one address may create (default {ROOMS_PER_MINUTE})")
+    limits.add_argument("--max-lookups-per-minute", type=int, default=LOOKUPS_PER_MINUTE,
+                        metavar="N", help="room codes one address may look up: room pages' "
+                        f"questions and hellos to codes that do not exist (default "
+                        f"{LOOKUPS_PER_MINUTE})")
+    limits.add_argument("--max-sockets", type=int, default=SOCKETS_PER_ADDRESS, metavar="N",
+                        help="open TCP connections per address, HTTP and WebSocket, counted "
+                        "from the accept; a trusted proxy (--forwarded-allow-ips) is not "
+                        f"counted (default {SOCKETS_PER_ADDRESS})")
     limits.add_argument("--max-connections", type=int, default=CONNECTIONS_PER_ADDRESS,
                         metavar="N",
                         help=f"open WebSockets per address (default {CONNECTIONS_PER_ADDRESS})")
     limits.add_argument("--max-pending-hellos", type=int, default=PENDING_HELLOS_PER_ADDRESS,
                         metavar="N", help="WebSockets per address that have not yet said hello "
                         f"(default {PENDING_HELLOS_PER_ADDRESS})")
+    ap.add_argument("--head-timeout", type=float, default=HEAD_SECONDS, metavar="SECONDS",
+                    help="a connection's time to send a request head; a slower one is "
+                    f"closed (default {HEAD_SECONDS:g})")
+    ap.add_argument("--hello-timeout", type=float, default=HELLO_SECONDS, metavar="SECONDS",
+                    help="a room socket's time from the upgrade to its hello "
+                    f"(default {HELLO_SECONDS:g})")
     ap.add_argument("--table-prefix", default="", help=argparse.SUPPRESS)
+    ap.add_argument("--ink-limits", default=None, help=argparse.SUPPRESS)  # "DRAWING,ROOM" bytes
     ap.add_argument("--extra-game", action="append", default=[], help=argparse.SUPPRESS)
     ap.add_argument("--log-level", default="warning")
     ap.add_argument("--workers", type=int, default=1,
@@ -146,13 +185,19 @@ def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     if args.workers < 1:
         parser().error("--workers must be at least 1")
+    if min(args.head_timeout, args.hello_timeout) <= 0:
+        parser().error("--head-timeout and --hello-timeout must be above 0")
+    if min(args.max_sockets, args.max_lookups_per_minute) < 1:
+        parser().error("--max-sockets and --max-lookups-per-minute must be at least 1")
+    raise_file_limit()
     import uvicorn
     from starlette.websockets import WebSocket
 
     setup_logging(args.log_level)
 
+    from atelier.server.addresses import SocketCounts
     from atelier.server.app import ServerConfig, address_of, create_app
-    from atelier.server.fastws import front_protocol
+    from atelier.server.fastws import Defences, front_protocol
     from atelier.server.forwarded import Proxies
     from atelier.server.socket import serve_socket
     from atelier.server.workers import OwnerOnly, WorkerServer
@@ -187,9 +232,14 @@ def main(argv: list[str]) -> int:
             rooms_per_minute=args.max_rooms_per_minute,
             connections=args.max_connections,
             pending_hellos=args.max_pending_hellos,
+            lookups_per_minute=args.max_lookups_per_minute,
             proxies=proxies,
         ),
+        hello_seconds=args.hello_timeout,
     )
+    if args.ink_limits:
+        drawing, room = (int(x) for x in args.ink_limits.split(","))
+        config.ink_limits = (drawing, room)
     local = f"http://127.0.0.1:{args.port}/"
     if not args.worker:
         print(f"Atelier is running at {local}", flush=True)
@@ -208,7 +258,8 @@ def main(argv: list[str]) -> int:
     if args.workers > 1:
         from atelier.server.workers import run_parent
 
-        return run_parent(args.host, args.port, args.workers, without_workers(argv))
+        return run_parent(args.host, args.port, args.workers, without_workers(argv),
+                          SocketCounts(args.max_sockets, proxies))
     app = create_app(config)
 
     async def room_socket(ws: WebSocket, code: str) -> None:
@@ -219,13 +270,17 @@ def main(argv: list[str]) -> int:
             await ws.close(code=1013, reason="reconnect")
             return
         await serve_socket(ws, code, app.state.rooms, config.allowed_origins,
-                           app.state.addresses, address_of(ws, config.address_policy), proxies)
+                           app.state.addresses, address_of(ws, config.address_policy), proxies,
+                           config.hello_seconds)
 
     # Room sockets get the lean transport (atelier.server.fastws); HTTP is uvicorn's.
-    http: Any = front_protocol(room_socket) if args.ws_transport == "lean" else "auto"
+    lean = args.ws_transport == "lean"
+    defences = Defences(args.head_timeout, SocketCounts(args.max_sockets, proxies))
+    http: Any = front_protocol(room_socket, defences) if lean else "auto"
     settings = uvicorn.Config(
         app if owns is None else OwnerOnly(app, owns, k),
         http=http,
+        ws="none" if lean else "auto",  # every WebSocket is a room socket, on the lean path
         host=args.host,
         port=args.port,
         log_level=args.log_level,

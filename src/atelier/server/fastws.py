@@ -18,12 +18,12 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import contextlib
 import hashlib
 import json
 import logging
 from collections import deque
 from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 from urllib.parse import unquote
 
@@ -33,19 +33,24 @@ from uvicorn.importer import import_from_string
 
 from atelier.errors import RuleError
 from atelier.i18n import pick_language
+from atelier.server.addresses import SocketCounts, Ticket
 from atelier.server.headers import HEADERS
 from atelier.server.per_loop import PerLoop
 from atelier.server.views import error_body
 from atelier.server.wsframe import (
     BINARY,
     CLOSE,
-    CONTINUATION,
     GUID,
     PING,
     PONG,
     TEXT,
+    Message,
+    ProtocolError,
+    close_payload,
     frame,
+    header_error,
     payload_length,
+    read_close,
     unmask,
 )
 
@@ -54,6 +59,9 @@ log = logging.getLogger(__name__)
 MAX_MESSAGE = 64 * 1024
 """Largest message a client may send (as uvicorn's ``ws_max_size`` was)."""
 MAX_HEAD = 16 * 1024
+HEAD_SECONDS = 10.0
+"""How long a new connection may take to send its request head (each later one
+on a kept-alive connection too): a slow head holds a file descriptor."""
 PING_SECONDS = 2.0
 """How often a socket's silence is looked at. A client heard from since the last look
 is alive and is not pinged (a drawing phone sends many times a second, and a ping and
@@ -68,14 +76,26 @@ EVENTS_LOW = 64
 """Messages waiting for the session at which the socket stops being read, and at
 which it is read again: a client cannot make the server hold more than a few
 hundred of its messages (ink beyond the allowance waits, socket.py)."""
+MAX_FRAGMENTS = 256
+"""Fragments one message may come in (browsers send one): each costs a few
+microseconds however small, so their number is bounded as well as their bytes."""
+READ_SLICE = 16 * 1024
+"""Bytes one socket may have handled in a turn of the event loop before it lets the
+rest of the server go first (a hundred pings, or one large message)."""
 CLOSE_GRACE = 2.0
+"""How long a close we started waits for the client's answer."""
 PREFIX = b"GET /ws/"
 
 RoomSocketHandler = Callable[[WebSocket, str], Awaitable[None]]
 
 
-def close_payload(code: int, reason: str = "") -> bytes:
-    return code.to_bytes(2, "big") + reason.encode()[:120]
+@dataclass
+class Defences:
+    """What a connection must do to stay open before a room socket's session runs:
+    send its request head in time, from an address without too many connections."""
+
+    head_seconds: float = HEAD_SECONDS
+    sockets: SocketCounts = field(default_factory=SocketCounts)
 
 
 def http_protocol_class() -> type[asyncio.Protocol]:
@@ -84,17 +104,24 @@ def http_protocol_class() -> type[asyncio.Protocol]:
     return cls
 
 
-def front_protocol(handler: RoomSocketHandler) -> type[asyncio.Protocol]:
+def front_protocol(handler: RoomSocketHandler,
+                   defences: Defences | None = None) -> type[asyncio.Protocol]:
     """The class uvicorn instantiates per connection, bound to the room socket handler."""
+    defences = defences or Defences()
+    http = cast(type[asyncio.Protocol], type("GuardedHttp", (HttpGuard, http_protocol_class()),
+                                             {"defences": defences}))
     return type("BoundFront", (FrontProtocol,), {"handler": staticmethod(handler),
-                                                  "http_class": http_protocol_class()})
+                                                  "http_class": http, "defences": defences})
 
 
 class FrontProtocol(asyncio.Protocol):
-    """Reads a new connection's request line, then gives the connection away."""
+    """Counts a new connection against its address, reads its request head (in
+    time, and no larger than MAX_HEAD), then gives the connection away: to a
+    RoomSocket for ``GET /ws/...``, else to uvicorn's HTTP protocol."""
 
     handler: ClassVar[RoomSocketHandler]
     http_class: ClassVar[type[asyncio.Protocol]]
+    defences: ClassVar[Defences]
 
     def __init__(self, config: Any, server_state: Any, app_state: dict[str, Any],
                  _loop: asyncio.AbstractEventLoop | None = None) -> None:
@@ -104,22 +131,36 @@ class FrontProtocol(asyncio.Protocol):
         self.loop = _loop
         self.transport: asyncio.Transport | None = None
         self.buf = bytearray()
+        self.ticket: Ticket | None = None
+        self.timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)
+        peer = transport.get_extra_info("peername")
+        self.ticket = self.defences.sockets.take(peer[0] if isinstance(peer, tuple) else None)
+        if self.ticket is None:  # too many from this address: not a byte is read
+            transport.close()
+            return
+        self.timer = asyncio.get_running_loop().call_later(self.defences.head_seconds,
+                                                           transport.close)
 
     def data_received(self, data: bytes) -> None:
-        self.buf += data
-        buf = self.buf
-        if not buf.startswith(PREFIX[: len(buf)]):  # not (or no longer) GET /ws/...
-            self._give(self.http_class(config=self.config,  # type: ignore[call-arg]
-                                       server_state=self.server_state,
-                                       app_state=self.app_state, _loop=self.loop))
+        if self.ticket is None:
             return
-        end = buf.find(b"\r\n\r\n")
+        buf = self.buf
+        start = max(0, len(buf) - 3)  # the blank line may straddle two reads
+        buf += data
+        end = buf.find(b"\r\n\r\n", start)
         if end < 0:
             if len(buf) > MAX_HEAD and self.transport is not None:
                 self.transport.close()
+            return
+        if self.timer is not None:
+            self.timer.cancel()
+        if not buf.startswith(PREFIX):
+            self._give(self.http_class(config=self.config,  # type: ignore[call-arg]
+                                       server_state=self.server_state,
+                                       app_state=self.app_state, _loop=self.loop))
             return
         head = bytes(buf[:end]).decode("latin-1")
         del buf[: end + 4]
@@ -129,6 +170,8 @@ class FrontProtocol(asyncio.Protocol):
     def _give(self, protocol: asyncio.Protocol, head: str | None = None) -> None:
         transport = self.transport
         assert transport is not None
+        protocol.ticket = self.ticket  # type: ignore[attr-defined]
+        self.ticket = None  # the new protocol releases it
         transport.set_protocol(protocol)
         protocol.connection_made(transport)
         rest, self.buf = bytes(self.buf), bytearray()
@@ -139,7 +182,44 @@ class FrontProtocol(asyncio.Protocol):
             protocol.data_received(rest)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        pass
+        if self.timer is not None:
+            self.timer.cancel()
+        if self.ticket is not None:
+            self.ticket.release()
+
+
+class HttpGuard(asyncio.Protocol):
+    """Mixed into uvicorn's HTTP protocol: the connection's count is given back when
+    it closes, and each later request head on a kept-alive connection must come in
+    time too (uvicorn times the wait before a request, not its head). The hooks are
+    httptools' parser callbacks; with h11 only the first head is timed."""
+
+    ticket: Ticket | None = None
+    head_timer: asyncio.TimerHandle | None = None
+    transport: asyncio.Transport
+    defences: ClassVar[Defences]
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()  # type: ignore[misc]
+        if self.head_timer is None:
+            self.head_timer = asyncio.get_running_loop().call_later(
+                self.defences.head_seconds, self.transport.close)
+
+    def on_headers_complete(self) -> None:
+        self._stop_head_timer()
+        super().on_headers_complete()  # type: ignore[misc]
+
+    def _stop_head_timer(self) -> None:
+        if self.head_timer is not None:
+            self.head_timer.cancel()
+            self.head_timer = None
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._stop_head_timer()
+        if self.ticket is not None:
+            self.ticket.release()
+            self.ticket = None
+        super().connection_lost(exc)
 
 
 class Keepalive:
@@ -183,15 +263,19 @@ class RoomSocket(asyncio.Protocol):
         self.accepted = False
         self.closed = False  # we sent a close frame (or the connection is gone)
         self.gone = False
-        self.fragments: list[bytes] = []
-        self.fragment_opcode = 0
+        self.deaf = True  # nothing is read: not before the session runs, nor after a failure
+        self.message: Message | None = None  # a fragmented message being assembled
+        self.pong_due: bytes | None = None  # a ping's payload while writing is paused
         self.heard = True  # anything read since the last look (look)
         self.unanswered = 0  # periods since a ping went unanswered; 0: none out
         self.reading_paused = False  # messages piled up faster than the session takes them
+        self.unyielded = 0  # bytes read since this socket last let others go first
+        self.yielding = False  # reading stopped until the loop's next turn
         self.keepalive: Keepalive | None = None  # once accepted
         self.task: asyncio.Task[None] | None = None
         self.key = ""
         self.lang = "en"
+        self.ticket: Ticket | None = None  # this connection's count for its address
         # the session's direct ink path (Session.ink_now), once it has one
         self.ink_now: Callable[[bytes], bool] | None = None
 
@@ -243,6 +327,7 @@ class RoomSocket(asyncio.Protocol):
         self.events.append({"type": "websocket.connect"})
         ws = WebSocket(scope, self.receive, self.send)
         self.task = self.loop.create_task(self._run(ws, code))
+        self.deaf = False
         self.server_state.tasks.add(self.task)
         self.task.add_done_callback(self.server_state.tasks.discard)
         if rest:
@@ -272,6 +357,8 @@ class RoomSocket(asyncio.Protocol):
 
     def connection_lost(self, exc: Exception | None) -> None:
         self.gone = self.closed = True
+        if self.ticket is not None:
+            self.ticket.release()
         self.server_state.connections.discard(self)
         if self.keepalive is not None:
             self.keepalive.sockets.discard(self)
@@ -289,6 +376,9 @@ class RoomSocket(asyncio.Protocol):
 
     def resume_writing(self) -> None:
         self.paused = False
+        due, self.pong_due = self.pong_due, None
+        if due is not None and self.transport is not None and not self.closed:
+            self.transport.write(frame(PONG, due))
         if self.drained is not None and not self.drained.done():
             self.drained.set_result(None)
 
@@ -311,7 +401,7 @@ class RoomSocket(asyncio.Protocol):
         event = self.events.popleft()
         if self.reading_paused and len(self.events) <= EVENTS_LOW and not self.gone:
             self.reading_paused = False
-            if self.transport is not None:
+            if self.transport is not None and not self.yielding:
                 self.transport.resume_reading()
         if event["type"] == "websocket.disconnect":
             self.events.appendleft(event)  # every later receive says so too
@@ -369,8 +459,10 @@ class RoomSocket(asyncio.Protocol):
             return
         self.closed = True
         self.transport.write(frame(CLOSE, close_payload(code, reason)))
-        # the client answers with its own close; do not wait for it forever
-        self.loop.call_later(CLOSE_GRACE, self.transport.close)
+        # the client answers with its own close; do not wait for it forever, nor
+        # for it to read what is still buffered (a client that reads nothing would
+        # hold the connection, and a server's clean stop, open)
+        self.loop.call_later(CLOSE_GRACE, self.transport.abort)
 
     # -- keeping the line alive ------------------------------------------------------
 
@@ -383,7 +475,8 @@ class RoomSocket(asyncio.Protocol):
             self.heard = False
             self.unanswered = 0
         elif not self.unanswered:
-            self.transport.write(frame(PING, b""))
+            if not self.paused:  # a client that reads nothing gets nothing more
+                self.transport.write(frame(PING, b""))
             self.unanswered = 1
         elif self.unanswered < PING_PATIENCE:
             self.unanswered += 1
@@ -396,8 +489,7 @@ class RoomSocket(asyncio.Protocol):
     # -- frames in ----------------------------------------------------------------
 
     def data_received(self, data: bytes) -> None:
-        if self.task is None:  # the head is still being checked
-            self.buf += data
+        if self.deaf:
             return
         self.heard = True
         buf = self.buf
@@ -406,70 +498,96 @@ class RoomSocket(asyncio.Protocol):
         while (found := payload_length(buf, i)) is not None:
             b0, b1 = buf[i], buf[i + 1]
             length, h = found
-            if not b1 & 0x80:
-                self._fail(1002, "frames from a client must be masked")
-                return
-            if length > MAX_MESSAGE:
-                self._fail(1009, "message too big")
+            # the common case, a whole ink batch in one frame, checked in one line
+            if b0 == 0x82 and b1 & 0x80 and self.message is None and length <= MAX_MESSAGE:
+                if n - i < h + 4 + length:
+                    break
+                key = bytes(buf[i + h : i + h + 4])
+                payload = unmask(key, bytes(buf[i + h + 4 : i + h + 4 + length]))
+                i += h + 4 + length
+                self._binary(payload)
+                continue
+            if i > READ_SLICE:  # a flood of small frames: the rest waits for the next turn
+                self._let_others_go()
+                break
+            error = header_error(b0, b1, length, self.message, MAX_MESSAGE)
+            if error is not None:
+                self._fail(error.code, error.reason)
                 return
             if n - i < h + 4 + length:
                 break
             key = bytes(buf[i + h : i + h + 4])
             payload = unmask(key, bytes(buf[i + h + 4 : i + h + 4 + length]))
             i += h + 4 + length
-            if b0 == 0x82 and not self.fragment_opcode:
-                self._binary(payload)  # the common case: a whole ink batch in one frame
-            elif not self._frame(b0 & 0x80 != 0, b0 & 15, payload):
-                break
+            try:
+                if not self._frame(b0 & 0x80 != 0, b0 & 15, payload):
+                    return
+            except ProtocolError as err:
+                self._fail(err.code, err.reason)
+                return
         del buf[:i]
+        self.unyielded += i
+        if self.unyielded > READ_SLICE:
+            self._let_others_go()
+
+    def _let_others_go(self) -> None:
+        """Handle nothing more from this socket until the event loop's next turn: a
+        loop may read megabytes from one socket at a time, and a flood of small
+        frames (pings, fragments) is seconds of work that every other connection
+        would wait for. What is already read waits in the buffer."""
+        self.unyielded = 0
+        transport = self.transport
+        if self.yielding or transport is None or transport.is_closing():
+            return
+        self.yielding = True
+        transport.pause_reading()
+        self.loop.call_soon(self._read_on)
+
+    def _read_on(self) -> None:
+        self.yielding = False
+        if self.buf:
+            self.data_received(b"")  # what was left for this turn (may wait again)
+        transport = self.transport
+        if not (self.yielding or self.reading_paused or self.deaf or self.gone
+                or transport is None or transport.is_closing()):
+            transport.resume_reading()
 
     def _frame(self, final: bool, opcode: int, payload: bytes) -> bool:
-        """Handle one frame; False when the connection is done with."""
-        if opcode in (TEXT, BINARY, CONTINUATION):
-            if opcode == CONTINUATION:
-                if not self.fragment_opcode:
-                    self._fail(1002, "continuation without a start")
-                    return False
-            elif self.fragment_opcode:
-                self._fail(1002, "a new message inside a fragmented one")
-                return False
-            else:
-                self.fragment_opcode = opcode
-            self.fragments.append(payload)
-            if sum(map(len, self.fragments)) > MAX_MESSAGE:
-                self._fail(1009, "message too big")
-                return False
-            if not final:
-                return True
-            whole = b"".join(self.fragments)
-            kind, self.fragment_opcode, self.fragments = self.fragment_opcode, 0, []
-            if kind == BINARY:
-                self._binary(whole)
-                return True
+        """Handle one frame whose header passed ``header_error``; False when the
+        connection is done with."""
+        if opcode == TEXT and final:
             try:
-                text = whole.decode()
+                text = payload.decode()
             except UnicodeDecodeError:
-                self._fail(1007, "text is not UTF-8")
-                return False
+                raise ProtocolError(1007, "text is not UTF-8") from None
             self._push({"type": "websocket.receive", "text": text})
-            return True
-        if opcode == PING:
-            if self.transport is not None and not self.closed:
-                self.transport.write(frame(PONG, payload[:125]))
-            return True
-        if opcode == PONG:
-            return True
-        if opcode == CLOSE:
-            code = int.from_bytes(payload[:2], "big") if len(payload) >= 2 else 1005
-            if not self.closed and self.transport is not None:
+        elif opcode < 8:  # a fragment
+            message = self.message
+            if message is None:
+                message = self.message = Message(opcode, MAX_FRAGMENTS)
+            whole = message.add(payload, final)
+            if isinstance(whole, str):
+                self.message = None
+                self._push({"type": "websocket.receive", "text": whole})
+            elif whole is not None:
+                self.message = None
+                self._binary(whole)
+        elif opcode == PING:
+            if self.paused:  # the client is not reading: only the latest ping is answered
+                self.pong_due = payload
+            elif self.transport is not None and not self.closed:
+                self.transport.write(frame(PONG, payload))
+        elif opcode == CLOSE:
+            code, reply = read_close(payload)
+            transport = self.transport
+            if not self.closed and transport is not None:
                 self.closed = True
-                self.transport.write(frame(CLOSE, payload[:2]))
-            if self.transport is not None:
-                self.transport.close()
+                transport.write(frame(CLOSE, reply))
+            if transport is not None:
+                transport.close()
             self._push({"type": "websocket.disconnect", "code": code})
             return False
-        self._fail(1002, "unknown opcode")
-        return False
+        return True  # a pong: heard, nothing to do
 
     def _binary(self, data: bytes) -> None:
         """To the session's direct ink path if it waits with nothing queued, else queued."""
@@ -479,7 +597,18 @@ class RoomSocket(asyncio.Protocol):
             self._push({"type": "websocket.receive", "bytes": data})
 
     def _fail(self, code: int, reason: str) -> None:
+        """Fail the connection: say why and end our side of it at once. What the
+        client still sends is dropped unread (closing with unread bytes would reset
+        the connection, and the client might lose the close frame), until it
+        closes its side or the grace runs out."""
+        self.deaf = True
+        self.buf.clear()
+        self.message = None
         self._close_frame(code, reason)
+        transport = self.transport
+        if transport is not None and not transport.is_closing():
+            if transport.can_write_eof():
+                transport.write_eof()
+            else:
+                transport.close()
         self._push({"type": "websocket.disconnect", "code": code})
-        with contextlib.suppress(Exception):
-            self.buf.clear()

@@ -29,6 +29,8 @@ STATUS = {
     "body_too_large": 413,
     "custom_too_big": 413,
     "too_many_rooms": 429,
+    "too_many_lookups": 429,
+    "json_required": 415,
     "internal": 500,
 }
 """HTTP status per error code; any other refusal is the request's fault: 400."""

@@ -28,13 +28,23 @@ from atelier.store import InkRow, Store
 log = logging.getLogger(__name__)
 
 INK_FLUSH_SECONDS = 0.25
+MAX_DRAWING_BYTES = 1024 * 1024
+"""Ink one drawing may hold: about 250,000 points, hours of drawing. The rate
+limits alone would let a long round store hundreds of MB per seat, and batches
+that draw nothing (a clear, again and again) count no stroke."""
+MAX_ROOM_INK_BYTES = 16 * 1024 * 1024
+"""Ink one room may hold over all its games (each kept in memory while it is loaded)."""
 
 Commit = Callable[[LiveRoom, Callable[[RoomModel], tuple[Event, Any]]], Awaitable[Event]]
 
 
 class InkIntake:
-    def __init__(self, store: Store, hub: Hub, commit: Commit) -> None:
+    def __init__(self, store: Store, hub: Hub, commit: Commit,
+                 max_drawing: int = MAX_DRAWING_BYTES,
+                 max_room: int = MAX_ROOM_INK_BYTES) -> None:
         self.store = store
+        self.max_drawing = max_drawing
+        self.max_room = max_room
         self.hub = hub
         self.commit = commit
         self.pending_ink: list[tuple[str, InkRow]] = []
@@ -51,13 +61,19 @@ class InkIntake:
         model = room.model
         now = room.rights = rights(model, room.rights)
         drawer = ink_gate.drawer(room, now, conn.player_id)
-        if len(data) > MAX_BATCH_BYTES:
+        size = len(data)
+        if size > MAX_BATCH_BYTES:
             raise RuleError("message_too_large", max=MAX_BATCH_BYTES)
-        marks = drawer.guard.check(data, drawer.tools).marks
         key, seat, batches = drawer.key, drawer.seat, drawer.batches
+        if size + (0 if batches is None else batches.size) > self.max_drawing:
+            raise RuleError("drawing_full")
+        if room.ink_bytes + size > self.max_room:
+            raise RuleError("room_ink_full")
+        marks = drawer.guard.check(data, drawer.tools).marks
         if batches is None:  # made on the first batch kept, not on a refused one
             batches = drawer.batches = room.batch_log(key, seat)
         n = batches.append(data)
+        room.ink_bytes += size
         if marks:  # else only points of an open stroke: nothing to follow
             drawer.presence.apply(marks)
         self.pending_ink.append((model.code, InkRow(key, seat, n, data)))

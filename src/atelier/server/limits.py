@@ -24,13 +24,17 @@ class TokenBucket:
     tokens: float = -1.0
     stamp: float = 0.0
 
-    def take(self, amount: float = 1.0, now: float | None = None) -> bool:
+    def left(self, now: float | None = None) -> float:
+        """The tokens there are now."""
         now = time.monotonic() if now is None else now
         if self.tokens < 0:
             self.tokens, self.stamp = self.burst, now
         self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.tokens >= amount:
+        return self.tokens
+
+    def take(self, amount: float = 1.0, now: float | None = None) -> bool:
+        if self.left(now) >= amount:
             self.tokens -= amount
             return True
         return False

@@ -57,6 +57,7 @@ class LiveRoom:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set[Connection] = field(default_factory=set)
     ink: dict[str, dict[int, BatchLog]] = field(default_factory=dict)
+    ink_bytes: int = 0  # of every drawing in ``ink``
     guards: dict[tuple[str, int], InkGuard] = field(default_factory=dict)
     presence: dict[tuple[str, int], InkPresence] = field(default_factory=dict)
     local_online: dict[str, int] = field(default_factory=dict)
@@ -138,6 +139,7 @@ class LiveRoom:
         return batches
 
     def add_ink(self, key: str, seat: int, data: bytes) -> int:
+        self.ink_bytes += len(data)
         return self.batch_log(key, seat).append(data)
 
     def strokes(self, key: str, seat: int) -> int:

@@ -29,7 +29,7 @@ from atelier.server import fanout, views
 from atelier.server.computers import Computers
 from atelier.server.connection import Connection
 from atelier.server.deadlines import Deadlines
-from atelier.server.ink_intake import InkIntake
+from atelier.server.ink_intake import MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES, InkIntake
 from atelier.server.live_room import (
     CREATOR,
     HOLD_RENEW,
@@ -79,7 +79,8 @@ class Rooms:
     def __init__(self, store: Store, hub: Hub, games: Callable[[str], Game[Any]],
                  owns: Callable[[str], bool] | None = None,
                  idle_seconds: float = IDLE_SECONDS,
-                 creator_wait: float = CREATOR_WAIT) -> None:
+                 creator_wait: float = CREATOR_WAIT,
+                 ink_limits: tuple[int, int] = (MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES)) -> None:
         self.store = store
         # with several worker processes, the rooms this one restores and plays
         self.owns = owns or (lambda code: True)
@@ -94,7 +95,7 @@ class Rooms:
         self._sweeper: asyncio.Task[None] | None = None
         self._holder: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
-        self.ink = InkIntake(store, hub, self.commit)
+        self.ink = InkIntake(store, hub, self.commit, *ink_limits)
         self.deadlines = Deadlines(self.commit, self._spawn, self.get)
         self.computers = Computers(self.commit)
         hub.set_receiver(self.on_hub)

@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 
 LOCAL = Proxies("127.0.0.1")
 HELLO_SECONDS = 10.0
+"""How long an upgraded socket may take to say hello (``--hello-timeout``)."""
 CLOSE_PROTOCOL = 4400
 CLOSE_UNKNOWN_ROOM = 4404
 CLOSE_POLICY = 1008
@@ -55,8 +56,12 @@ def origin_allowed(ws: WebSocket, allowed: frozenset[str], proxies: Proxies | No
 
 class Session:
     def __init__(self, rooms: Rooms, ws: WebSocket, code: str,
-                 on_hello: Callable[[], None] = lambda: None) -> None:
+                 on_hello: Callable[[], None] = lambda: None,
+                 hello_seconds: float = HELLO_SECONDS,
+                 lookups: tuple[AddressLimits, str] | None = None) -> None:
         self.rooms = rooms
+        self.hello_seconds = hello_seconds
+        self.lookups = lookups  # whose room lookups a code that does not exist costs
         self.on_hello = on_hello
         self.ws = ws
         self.code = code
@@ -99,7 +104,7 @@ class Session:
     async def handshake(self) -> bool:
         """Wait for hello. A text frame that cannot be parsed is answered with
         its error and the wait goes on; anything else before hello closes."""
-        deadline = time.monotonic() + HELLO_SECONDS
+        deadline = time.monotonic() + self.hello_seconds
         while True:
             try:
                 first = await asyncio.wait_for(
@@ -131,8 +136,16 @@ class Session:
             self.error(RuleError("bad_version", version=p.PROTOCOL_VERSION))
             self.conn.close(CLOSE_PROTOCOL, "version")
             return False
+        if self.lookups is not None:
+            refusal = self.lookups[0].no_lookups(self.lookups[1])
+            if refusal is not None:  # guessing codes: not even looked up
+                self.error(refusal)
+                self.conn.close(CLOSE_TOO_MANY, refusal.code)
+                return False
         room = await self.rooms.get(self.code)
         if room is None:
+            if self.lookups is not None:
+                self.lookups[0].take_lookup(self.lookups[1])
             self.error(RuleError("unknown_room", room=self.code))
             self.conn.close(CLOSE_UNKNOWN_ROOM, "unknown room")
             return False
@@ -305,7 +318,8 @@ class Session:
 
 async def serve_socket(ws: WebSocket, code: str, rooms: Rooms, allowed: frozenset[str],
                        addresses: AddressLimits, address: str,
-                       proxies: Proxies | None = None) -> None:
+                       proxies: Proxies | None = None,
+                       hello_seconds: float = HELLO_SECONDS) -> None:
     if not origin_allowed(ws, allowed, proxies):
         await ws.close(code=CLOSE_POLICY)  # before accept: HTTP 403
         return
@@ -326,6 +340,7 @@ async def serve_socket(ws: WebSocket, code: str, rooms: Rooms, allowed: frozense
 
     try:
         await ws.accept()
-        await Session(rooms, ws, code.upper(), said_hello).run()
+        await Session(rooms, ws, code.upper(), said_hello, hello_seconds,
+                      (addresses, address)).run()
     finally:
         addresses.release(address, helloed)

@@ -35,6 +35,8 @@ from typing import Any
 
 import uvicorn
 
+from atelier.server.addresses import SocketCounts, Ticket
+
 log = logging.getLogger(__name__)
 
 ROOM_PATH = re.compile(rb"^[A-Z]+ /(?:ws|r|api/rooms)/([A-Za-z0-9]{1,16})(?:[/?# ]|$)")
@@ -145,7 +147,8 @@ class Router:
             conn.close()
 
 
-async def _accept_forever(listener: socket.socket, router: Router) -> None:
+async def _accept_forever(listener: socket.socket, router: Router,
+                          counts: SocketCounts) -> None:
     loop = asyncio.get_running_loop()
 
     def on_child_exit() -> None:
@@ -155,14 +158,28 @@ async def _accept_forever(listener: socket.socket, router: Router) -> None:
     loop.add_signal_handler(signal.SIGCHLD, on_child_exit)
     tasks: set[asyncio.Task[None]] = set()
     while True:
-        conn, _ = await loop.sock_accept(listener)
+        conn, peer = await loop.sock_accept(listener)
+        # counted while it waits here for its request line, as the workers count it after
+        ticket = counts.take(peer[0] if isinstance(peer, tuple) else None)
+        if ticket is None:
+            conn.close()
+            continue
         conn.setblocking(False)
         task = asyncio.create_task(router.route(conn))
         tasks.add(task)
         task.add_done_callback(tasks.discard)
+        task.add_done_callback(_releaser(ticket))
 
 
-def run_parent(host: str, port: int, n: int, worker_argv: list[str]) -> int:
+def _releaser(ticket: Ticket) -> Callable[[asyncio.Task[None]], None]:
+    def release(_task: asyncio.Task[None]) -> None:
+        ticket.release()
+
+    return release
+
+
+def run_parent(host: str, port: int, n: int, worker_argv: list[str],
+               counts: SocketCounts | None = None) -> int:
     """Listen, start the workers (``atelier serve`` with ``worker_argv``), route."""
     listener = socket.create_server((host, port), backlog=2048)
     listener.setblocking(False)
@@ -174,7 +191,7 @@ def run_parent(host: str, port: int, n: int, worker_argv: list[str]) -> int:
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     try:
-        asyncio.run(_accept_forever(listener, Router(workers)))
+        asyncio.run(_accept_forever(listener, Router(workers), counts or SocketCounts()))
     except SystemExit:
         pass
     finally:

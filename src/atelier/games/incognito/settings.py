@@ -20,6 +20,8 @@ TILES = 6
 MAX_ROUNDS = 10
 MAX_COUNTDOWN = 120.0
 MAX_DRAWING_TIME = 3600.0
+MIN_DRAWING_TIME = 5.0
+"""A shorter drawing phase is no game, and a limit near 0 makes a deadline per instant."""
 MAX_CUSTOM_ITEMS = 2000
 MAX_ITEM_LENGTH = 80
 
@@ -32,7 +34,8 @@ class Settings(SettingsModel):
     rounds: Annotated[int, Field(ge=1, le=MAX_ROUNDS)] = 3
     countdown: Annotated[float, Field(ge=0, le=MAX_COUNTDOWN)] = 5
     """Seconds between the last secret shown and the drawing."""
-    drawing_time_limit: Annotated[float, Field(gt=0, le=MAX_DRAWING_TIME)] | None = None
+    drawing_time_limit: (
+        Annotated[float, Field(ge=MIN_DRAWING_TIME, le=MAX_DRAWING_TIME)] | None) = None
     custom_words: list[Any] = Field(default=[], max_length=MAX_CUSTOM_ITEMS)
     custom_locations: list[Any] = Field(default=[], max_length=MAX_CUSTOM_ITEMS)
 
