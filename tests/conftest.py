@@ -322,6 +322,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     srv.stop()
 
 
+@pytest.fixture(scope="module")
+def module_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server of the test module's own (its rooms, its log), for the long browser runs."""
+    db = str(tmp_path_factory.mktemp("module") / "atelier.sqlite3")
+    srv = ServerProcess(free_port(), db, []).start()
+    yield srv
+    srv.stop()
+
+
 async def wait_until(condition: Callable[[], bool], timeout: float = 20,
                      what: str = "condition") -> None:
     """Poll ``condition`` until it holds: wait for a state, never for a fixed time."""

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -22,7 +21,7 @@ from playwright.sync_api import Browser, Page, ViewportSize
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from browser_helpers import ARTIFACTS, CHROMIUM, words_problems
-from conftest import ServerProcess, free_port
+from conftest import ServerProcess
 
 pytestmark = [
     pytest.mark.browser,
@@ -230,14 +229,6 @@ class Checker:
 
 
 # --- fixtures and helpers -------------------------------------------------------------
-
-
-@pytest.fixture(scope="module")
-def phone_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = str(tmp_path_factory.mktemp("phone") / "atelier.sqlite3")
-    srv = ServerProcess(free_port(), db, []).start()
-    yield srv
-    srv.stop()
 
 
 def tid(name: str) -> str:
@@ -525,20 +516,20 @@ def piet(srv: ServerProcess, host: Page, watcher: Page, lang: str, check: Checke
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "uk"])
-def test_every_screen_fits_a_phone(browser: Browser, phone_server: ServerProcess,
+def test_every_screen_fits_a_phone(browser: Browser, module_server: ServerProcess,
                                    lang: str) -> None:
     errors: list[str] = []
     check = Checker(lang)
     pages = [new_phone(browser, lang, errors) for _ in range(3)]
     watcher = new_phone(browser, lang, errors)
     try:
-        pages[0].goto(phone_server.http + "/")
+        pages[0].goto(module_server.http + "/")
         pages[0].wait_for_selector(tid("start-page"))
         check.check(pages[0], "start")
-        pictomania(phone_server, pages, watcher, lang, "second", check)
-        pictomania(phone_server, pages, watcher, lang, "first", check)
-        incognito(phone_server, pages, watcher, lang, check)
-        piet(phone_server, pages[0], watcher, lang, check)
+        pictomania(module_server, pages, watcher, lang, "second", check)
+        pictomania(module_server, pages, watcher, lang, "first", check)
+        incognito(module_server, pages, watcher, lang, check)
+        piet(module_server, pages[0], watcher, lang, check)
     finally:
         ARTIFACTS.mkdir(exist_ok=True)
         (ARTIFACTS / f"phone-{lang}.json").write_text(json.dumps(
@@ -552,7 +543,7 @@ def test_every_screen_fits_a_phone(browser: Browser, phone_server: ServerProcess
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "uk"])
-def test_start_page_shows_joining_first(browser: Browser, phone_server: ServerProcess,
+def test_start_page_shows_joining_first(browser: Browser, module_server: ServerProcess,
                                         lang: str) -> None:
     """Most people at a table join a room someone else made: on a phone the code
     field and its button are in view without scrolling, and the empty field
@@ -560,7 +551,7 @@ def test_start_page_shows_joining_first(browser: Browser, phone_server: ServerPr
     errors: list[str] = []
     page = new_phone(browser, lang, errors)
     try:
-        page.goto(phone_server.http + "/")
+        page.goto(module_server.http + "/")
         page.wait_for_selector(tid("start-page"))
         for what in ("join-code", "join-room"):
             box = page.locator(tid(what)).bounding_box()
@@ -579,7 +570,8 @@ def test_start_page_shows_joining_first(browser: Browser, phone_server: ServerPr
     assert not errors, errors
 
 
-def test_start_page_keys_time_limit_and_host(browser: Browser, phone_server: ServerProcess) -> None:
+def test_start_page_keys_time_limit_and_host(browser: Browser,
+                                             module_server: ServerProcess) -> None:
     """Arrow keys in the game choice, the time limit typed on the start page is
     the room's, and the creator (who sits down last) is the host, from the
     start: a friend who sits down first never gets the Start button."""
@@ -587,7 +579,7 @@ def test_start_page_keys_time_limit_and_host(browser: Browser, phone_server: Ser
     creator = new_phone(browser, "de", errors)
     friend = new_phone(browser, "de", errors)
     try:
-        creator.goto(phone_server.http + "/")
+        creator.goto(module_server.http + "/")
         creator.wait_for_selector(tid("start-page"))
         creator.focus(tid("game-pictomania"))
         creator.keyboard.press("ArrowRight")
@@ -603,7 +595,7 @@ def test_start_page_keys_time_limit_and_host(browser: Browser, phone_server: Ser
         creator.click(tid("create-room"))
         creator.wait_for_selector(tid("lobby-join"))
         code = creator.url.rstrip("/").rsplit("/", 1)[1]
-        summary = httpx.get(f"{phone_server.http}/api/rooms/{code}").json()
+        summary = httpx.get(f"{module_server.http}/api/rooms/{code}").json()
         assert summary["settings"]["time_limit"] == 240
         # The new screen is announced in the live region.
         creator.wait_for_function(
@@ -611,13 +603,13 @@ def test_start_page_keys_time_limit_and_host(browser: Browser, phone_server: Ser
         # Before sitting, the creator is told to sit down to be host, not to wait for one.
         assert creator.locator(tid("host-decides")).inner_text() != ""
 
-        join(friend, phone_server, code, "Freundin", "blue")
+        join(friend, module_server, code, "Freundin", "blue")
         # The creator is in the room, not seated yet: the friend who sat down
         # first is no host, and gets no Start button.
         friend.wait_for_selector(tid("wait-host"))
         assert friend.locator(tid("start-game")).count() == 0
-        assert httpx.get(f"{phone_server.http}/api/rooms/{code}").json()["host"] is None
-        join(creator, phone_server, code, "Gastgeberin", "red")
+        assert httpx.get(f"{module_server.http}/api/rooms/{code}").json()["host"] is None
+        join(creator, module_server, code, "Gastgeberin", "red")
         creator.wait_for_selector(tid("start-game"))
         friend.wait_for_selector(tid("wait-host"))
         assert friend.locator(tid("start-game")).count() == 0

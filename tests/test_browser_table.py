@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from playwright.sync_api import Browser, Page
 
 from browser_helpers import ARTIFACTS, CHROMIUM
-from conftest import ServerProcess, free_port
+from conftest import ServerProcess
 from test_browser_phone import (
     LOCALES,
     long_cards,
@@ -229,14 +228,6 @@ class Findings:
 # --- fixtures and helpers ------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def table_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = str(tmp_path_factory.mktemp("table") / "atelier.sqlite3")
-    srv = ServerProcess(free_port(), db, []).start()
-    yield srv
-    srv.stop()
-
-
 def tv_page(browser: Browser, size: tuple[int, int], lang: str, errors: list[str]) -> Page:
     context = browser.new_context(viewport={"width": size[0], "height": size[1]},
                                   locale=LOCALES[lang], reduced_motion="reduce")
@@ -287,7 +278,7 @@ def into_drawing(game: str, host: Page, phones: list[Page], bots: list[WsPlayer]
 
 @pytest.mark.parametrize("lang", ["en", "de", "uk"])
 def test_the_canvas_comes_first_for_every_role_and_count(
-    browser: Browser, table_server: ServerProcess, lang: str
+    browser: Browser, module_server: ServerProcess, lang: str
 ) -> None:
     """The host's and a guest's canvas in both drawing games with 3 to 6 players,
     then a host whose away strip and sheet grow as players drop out."""
@@ -298,12 +289,12 @@ def test_the_canvas_comes_first_for_every_role_and_count(
     try:
         for game in ("pictomania", "incognito"):
             for count in range(3, 7):
-                code = make_room(table_server, game, drawing_settings(game, lang), lang, host)
-                sit(host, table_server, code, names[0], COLOURS[0])
-                sit(guest, table_server, code, names[1], COLOURS[1])
+                code = make_room(module_server, game, drawing_settings(game, lang), lang, host)
+                sit(host, module_server, code, names[0], COLOURS[0])
+                sit(guest, module_server, code, names[1], COLOURS[1])
                 bots = []
                 for i in range(2, count):
-                    bot = WsPlayer(table_server.ws, code)
+                    bot = WsPlayer(module_server.ws, code)
                     bot.join(names[i], COLOURS[i])
                     bots.append(bot)
                 into_drawing(game, host, [host, guest], bots)
@@ -371,15 +362,15 @@ def tv_check(tvs: list[Page], found: Findings, screen: str, drawings: str, texts
 
 @pytest.mark.parametrize("lang", ["en", "de", "uk"])
 def test_six_phones_and_two_tvs_play_a_round_of_each_drawing_game(
-    browser: Browser, table_server: ServerProcess, lang: str
+    browser: Browser, module_server: ServerProcess, lang: str
 ) -> None:
     errors: list[str] = []
     found = Findings(f"round-{lang}")
     phones = [new_phone(browser, lang, errors) for _ in range(6)]
     tvs = [tv_page(browser, size, lang, errors) for size in TVS]
     try:
-        pictomania_round(table_server, phones, tvs, lang, found)
-        incognito_round(table_server, phones, tvs, lang, found)
+        pictomania_round(module_server, phones, tvs, lang, found)
+        incognito_round(module_server, phones, tvs, lang, found)
     finally:
         found.write()
         for page in [*phones, *tvs]:
