@@ -3,15 +3,17 @@
 Ink is many small messages: at 100 rooms the server relays 12,000 batches in
 and 60,000 frames out a second, and the general path (uvicorn's WebSocket
 protocol, then Starlette's ASGI plumbing, for every message) cost more than
-the room work itself (docs/performance.md). So a connection's first bytes are
-read here: an upgrade to ``/ws/{code}`` is served by :class:`RoomSocket`, which
-frames messages itself (RFC 6455) and hands the session a real Starlette
-``WebSocket`` over two plain callables; anything else is passed on, bytes
-untouched, to uvicorn's HTTP protocol, so FastAPI serves pages and the API as
-before.
+the room work itself (docs/performance.md). So a connection's request head is
+read here (:class:`FrontProtocol`, which also counts the connection against its
+address and times its head): an upgrade to ``/ws/{code}`` is served by
+:class:`RoomSocket`, which frames messages itself (RFC 6455, its rules in
+``wsframe``) and hands the session a real Starlette ``WebSocket`` over two plain
+callables; anything else is passed on, bytes untouched, to uvicorn's HTTP
+protocol, so FastAPI serves pages and the API as before. An upgrade that comes
+later on a kept-alive connection is handed back to the front (:class:`HttpGuard`).
 
 uvicorn takes the protocol class as its ``http`` setting (a documented hook):
-``uvicorn.Config(app, http=front_protocol(app))``.
+``uvicorn.Config(app, http=front_protocol(handler), ws=<the same class>)``.
 """
 
 from __future__ import annotations
