@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 
 from conftest import ServerProcess, create_room, free_port
-from ws_raw import TIMEOUT, eof, frames_until_close, masked, raw_upgrade
+from ws_raw import TIMEOUT, eof, frames_until_close, hello, masked, raw_upgrade, read_frame
 
 
 async def connect(srv: ServerProcess) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -116,3 +116,40 @@ async def test_a_socket_that_does_not_say_hello_in_time_is_closed(
     assert [t["code"] for t in texts] == ["hello_first"]
     assert int.from_bytes(seen[-1][1][:2], "big") == 4400
     writer.close()
+
+
+async def test_an_upgrade_on_a_kept_alive_connection_is_a_room_socket(
+        server_factory: Callable[..., ServerProcess]) -> None:
+    """A proxy reuses its connections to the server (nginx's keepalive): an upgrade
+    after an HTTP request on the same connection gets the room socket too, and the
+    connection is counted once."""
+    srv = server_factory("--max-sockets", "1", "--forwarded-allow-ips", "10.255.255.1")
+    code = create_room(srv.http)
+    reader, writer = await connect(srv)
+    for path in ("/healthz", f"/api/rooms/{code}"):
+        writer.write(f"GET {path} HTTP/1.1\r\nHost: x\r\n\r\n".encode())
+        head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), TIMEOUT)).decode()
+        assert head.startswith("HTTP/1.1 200"), head
+        length = next(int(line.split(":")[1]) for line in head.split("\r\n")
+                      if line.lower().startswith("content-length:"))
+        await reader.readexactly(length)
+    writer.write(f"GET /ws/{code} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                 "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                 "Sec-WebSocket-Version: 13\r\n\r\n".encode())
+    head = (await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), TIMEOUT)).decode()
+    assert head.startswith("HTTP/1.1 101"), head
+    writer.write(masked(1, hello()))
+    opcode, payload = await read_frame(reader)
+    assert (opcode, json.loads(payload)["t"]) == (1, "welcome")
+    writer.close()
+    await writer.wait_closed()
+    # the one connection this address may hold was given back when it closed
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        try:
+            if httpx.get(srv.http + "/healthz", timeout=TIMEOUT).status_code == 200:
+                break
+        except httpx.HTTPError:
+            pass
+        assert time.monotonic() < deadline, "the connection's count was never given back"
+        await asyncio.sleep(0.05)

@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--port", type=int, default=9001)
     args = ap.parse_args(argv)
     http: Any = front_protocol(echo)
-    uvicorn.Server(uvicorn.Config(page, http=http, host=args.host, port=args.port,
+    uvicorn.Server(uvicorn.Config(page, http=http, ws=http, host=args.host, port=args.port,
                                   log_level="warning", lifespan="on")).run()
     return 0
 

@@ -280,7 +280,8 @@ def main(argv: list[str]) -> int:
     settings = uvicorn.Config(
         app if owns is None else OwnerOnly(app, owns, k),
         http=http,
-        ws="none" if lean else "auto",  # every WebSocket is a room socket, on the lean path
+        # an upgrade on a kept-alive connection goes to the lean path too (HttpGuard)
+        ws=http if lean else "auto",
         host=args.host,
         port=args.port,
         log_level=args.log_level,

@@ -3,15 +3,17 @@
 Ink is many small messages: at 100 rooms the server relays 12,000 batches in
 and 60,000 frames out a second, and the general path (uvicorn's WebSocket
 protocol, then Starlette's ASGI plumbing, for every message) cost more than
-the room work itself (docs/performance.md). So a connection's first bytes are
-read here: an upgrade to ``/ws/{code}`` is served by :class:`RoomSocket`, which
-frames messages itself (RFC 6455) and hands the session a real Starlette
-``WebSocket`` over two plain callables; anything else is passed on, bytes
-untouched, to uvicorn's HTTP protocol, so FastAPI serves pages and the API as
-before.
+the room work itself (docs/performance.md). So a connection's request head is
+read here (:class:`FrontProtocol`, which also counts the connection against its
+address and times its head): an upgrade to ``/ws/{code}`` is served by
+:class:`RoomSocket`, which frames messages itself (RFC 6455, its rules in
+``wsframe``) and hands the session a real Starlette ``WebSocket`` over two plain
+callables; anything else is passed on, bytes untouched, to uvicorn's HTTP
+protocol, so FastAPI serves pages and the API as before. An upgrade that comes
+later on a kept-alive connection is handed back to the front (:class:`HttpGuard`).
 
 uvicorn takes the protocol class as its ``http`` setting (a documented hook):
-``uvicorn.Config(app, http=front_protocol(app))``.
+``uvicorn.Config(app, http=front_protocol(handler), ws=<the same class>)``.
 """
 
 from __future__ import annotations
@@ -108,10 +110,12 @@ def front_protocol(handler: RoomSocketHandler,
                    defences: Defences | None = None) -> type[asyncio.Protocol]:
     """The class uvicorn instantiates per connection, bound to the room socket handler."""
     defences = defences or Defences()
-    http = cast(type[asyncio.Protocol], type("GuardedHttp", (HttpGuard, http_protocol_class()),
-                                             {"defences": defences}))
-    return type("BoundFront", (FrontProtocol,), {"handler": staticmethod(handler),
-                                                  "http_class": http, "defences": defences})
+    front = cast(type[FrontProtocol], type("BoundFront", (FrontProtocol,), {
+        "handler": staticmethod(handler), "defences": defences}))
+    front.http_class = cast(type[asyncio.Protocol], type(
+        "GuardedHttp", (HttpGuard, http_protocol_class()),
+        {"defences": defences, "front_class": front}))
+    return front
 
 
 class FrontProtocol(asyncio.Protocol):
@@ -198,6 +202,10 @@ class HttpGuard(asyncio.Protocol):
     head_timer: asyncio.TimerHandle | None = None
     transport: asyncio.Transport
     defences: ClassVar[Defences]
+    front_class: ClassVar[type[FrontProtocol]]
+    config: Any
+    server_state: Any
+    app_state: dict[str, Any]
 
     def on_message_begin(self) -> None:
         super().on_message_begin()  # type: ignore[misc]
@@ -220,6 +228,29 @@ class HttpGuard(asyncio.Protocol):
             self.ticket.release()
             self.ticket = None
         super().connection_lost(exc)
+
+    def handle_websocket_upgrade(self, *event: Any) -> None:
+        """An upgrade on a kept-alive connection (a proxy reuses its connections to
+        the server): the connection starts again at the front, as a new one would,
+        so the room socket's own transport takes it; its count goes with it.
+        uvicorn calls this with the h11 request event, or with none (httptools)."""
+        self._stop_head_timer()
+        self.server_state.connections.discard(self)
+        if event:
+            method, target, headers = event[0].method, event[0].target, event[0].headers
+        else:
+            method = self.scope["method"].encode()  # type: ignore[attr-defined]
+            target, headers = self.url, self.scope["headers"]  # type: ignore[attr-defined]
+        head = b"".join([method, b" ", target, b" HTTP/1.1\r\n",
+                         *(name + b": " + value + b"\r\n" for name, value in headers), b"\r\n"])
+        if self.ticket is not None:
+            self.ticket.release()
+            self.ticket = None
+        front = self.front_class(config=self.config, server_state=self.server_state,
+                                 app_state=self.app_state)
+        self.transport.set_protocol(front)
+        front.connection_made(self.transport)
+        front.data_received(head)
 
 
 class Keepalive:
