@@ -230,7 +230,10 @@ def test_two_players_on_one_device(piet_server: ServerProcess, page: Any,
     page.reload()
     page.wait_for_function(
         "() => document.querySelector('[data-testid=piet]')?.dataset.actor === '0'")
-    assert "Ann, your turn" in page.inner_text(tid("piet-turn-text"))
+    # the second seat's own connection comes back after the page's: wait for both
+    page.wait_for_function(
+        "() => document.querySelector('[data-testid=piet-turn-text]')?.textContent"
+        ".includes('Ann, your turn')")
     page.select_option(tid("lang-select"), "de")
     page.wait_for_function("() => document.documentElement.lang === 'de'")
     page.wait_for_function(
