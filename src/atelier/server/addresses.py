@@ -66,21 +66,14 @@ class AddressLimits:
         """One room creation for ``address``; False when it made too many this minute."""
         now = time.monotonic() if now is None else now
         self._forget(now)
-        per_minute = self.policy.rooms_per_minute
-        bucket = self._rooms.get(address)
-        if bucket is None:
-            bucket = self._rooms[address] = TokenBucket(per_minute / 60.0, float(per_minute))
-        return bucket.take(1.0, now)
+        return _bucket(self._rooms, address, self.policy.rooms_per_minute).take(1.0, now)
 
     def take_lookup(self, address: str, now: float | None = None) -> RuleError | None:
         """One room lookup for ``address``; the refusal when it made too many."""
         now = time.monotonic() if now is None else now
         self._forget(now)
         per_minute = self.policy.lookups_per_minute
-        bucket = self._lookups.get(address)
-        if bucket is None:
-            bucket = self._lookups[address] = TokenBucket(per_minute / 60.0, float(per_minute))
-        if bucket.take(1.0, now):
+        if _bucket(self._lookups, address, per_minute).take(1.0, now):
             return None
         return RuleError("too_many_lookups", per_minute=per_minute)
 
@@ -166,3 +159,11 @@ class SocketCounts:
             return None
         self.open[peer] = held + 1
         return Ticket(self, peer)
+
+
+def _bucket(buckets: dict[str, TokenBucket], address: str, per_minute: int) -> TokenBucket:
+    """``address``'s bucket in ``buckets``, made full on its first use."""
+    bucket = buckets.get(address)
+    if bucket is None:
+        bucket = buckets[address] = TokenBucket(per_minute / 60.0, float(per_minute))
+    return bucket
