@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from browser_helpers import server_view
-from conftest import ServerProcess, free_port
+from conftest import ServerProcess
 
 pytestmark = [
     pytest.mark.browser,
@@ -26,14 +25,6 @@ ARTIFACTS = ROOT / "artifacts"
 TIMEOUT_MS = 15_000
 DESKTOP = {"width": 1280, "height": 820}
 PHONE = {"width": 390, "height": 844}
-
-
-@pytest.fixture(scope="module")
-def ig_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = str(tmp_path_factory.mktemp("incognito") / "atelier.sqlite3")
-    srv = ServerProcess(free_port(), db, []).start()
-    yield srv
-    srv.stop()
 
 
 def shot(page: Any, name: str) -> None:
@@ -116,7 +107,7 @@ def check_scores(page: Any, view: dict[str, Any], testid: str) -> None:
     assert shown == dict(enumerate(view["totals"]))
 
 
-def test_three_players_play_a_whole_game(browser: Any, ig_server: ServerProcess) -> None:
+def test_three_players_play_a_whole_game(browser: Any, module_server: ServerProcess) -> None:
     contexts, pages, errors = [], [], []
     for viewport, locale in ((DESKTOP, "en-GB"), (DESKTOP, "en-GB"), (PHONE, "de-DE")):
         ctx = browser.new_context(viewport=viewport, locale=locale,
@@ -134,7 +125,7 @@ def test_three_players_play_a_whole_game(browser: Any, ig_server: ServerProcess)
     watcher.on("pageerror", lambda e: errors.append(str(e)))
     try:
         # Ann creates the room on the start page and sets a short game in the lobby.
-        ann.goto(ig_server.http + "/")
+        ann.goto(module_server.http + "/")
         ann.get_by_test_id("game-incognito").click()
         ann.get_by_test_id("create-room").click()
         ann.wait_for_url(re.compile(r"/r/[A-Z0-9]{6}$"))
@@ -150,7 +141,7 @@ def test_three_players_play_a_whole_game(browser: Any, ig_server: ServerProcess)
                 "([f, v]) => document.querySelector(`[data-testid=setting-${f}]`)?.value === v",
                 arg=[field, value])
         for page, name in ((bob, "Bob"), (cy, "Cy")):
-            page.goto(f"{ig_server.http}/r/{code}")
+            page.goto(f"{module_server.http}/r/{code}")
             page.get_by_test_id("join-name").fill(name)
             page.get_by_test_id("join-submit").click()
             page.get_by_test_id("wait-host").wait_for()
@@ -184,7 +175,7 @@ def test_three_players_play_a_whole_game(browser: Any, ig_server: ServerProcess)
                 bob.wait_for_function(
                     f"(n) => ({PAINTED})('[data-testid=ig-canvas]') === n", arg=before)
                 # a late visitor watches: the locations, no secret word, no drawing
-                watcher.goto(f"{ig_server.http}/r/{code}")
+                watcher.goto(f"{module_server.http}/r/{code}")
                 watcher.get_by_test_id("ig-drawing").wait_for()
                 assert watcher.get_by_test_id("ig-player").count() == 3
                 assert watcher.get_by_test_id("ig-secret").count() == 0
@@ -234,7 +225,7 @@ def test_three_players_play_a_whole_game(browser: Any, ig_server: ServerProcess)
                 page.get_by_test_id(done_phase).wait_for()
                 skip_reveal(page)
                 page.get_by_test_id("ig-score-table").wait_for()
-            view = server_view(ig_server, code)
+            view = server_view(module_server, code)
             result = view["history"][rnd - 1]
             for page in pages:
                 check_scores(page, view, "ig-score-row")

@@ -17,7 +17,7 @@ import httpx
 import pytest
 
 from browser_helpers import server_view
-from conftest import ServerProcess, free_port
+from conftest import ServerProcess
 
 pytestmark = [
     pytest.mark.browser,
@@ -27,14 +27,6 @@ pytestmark = [
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "artifacts"
 TIMEOUT_MS = 20_000
-
-
-@pytest.fixture(scope="module")
-def piet_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = str(tmp_path_factory.mktemp("piet") / "atelier.sqlite3")
-    srv = ServerProcess(free_port(), db, []).start()
-    yield srv
-    srv.stop()
 
 
 @pytest.fixture
@@ -100,16 +92,16 @@ def play_one_move(page: Any, actor: str) -> None:
         page.click(f"{tid('piet-palette')} .piet-cell.fillable")
 
 
-def test_complete_game_against_the_computer(piet_server: ServerProcess, page: Any,
+def test_complete_game_against_the_computer(module_server: ServerProcess, page: Any,
                                             tmp_path: Path) -> None:
     # The room is made on the start page: Piet against the easy computer.
-    page.goto(piet_server.http)
+    page.goto(module_server.http)
     page.click(tid("game-piet"))
     page.select_option(tid("setting-opponent"), "easy")
     page.click(tid("create-room"))
     page.wait_for_selector(tid("lobby-join"))
     code = page.url.rstrip("/").rsplit("/", 1)[1]
-    summary = httpx.get(f"{piet_server.http}/api/rooms/{code}").json()
+    summary = httpx.get(f"{module_server.http}/api/rooms/{code}").json()
     assert summary["settings"]["opponent"] == "easy"
     join(page, page.url, "Ann")
     page.click(tid("start-game"))
@@ -146,7 +138,7 @@ def test_complete_game_against_the_computer(piet_server: ServerProcess, page: An
     assert data(page, "phase") == "over"
 
     shown = [int(page.inner_text(tid(f"piet-score-{s}"))) for s in (0, 1)]
-    view = server_view(piet_server, code)
+    view = server_view(module_server, code)
     assert shown == list(view["scores"])
     result = page.inner_text(tid("piet-result"))
     assert f"{shown[0]} : {shown[1]}" in result
@@ -169,10 +161,10 @@ def test_complete_game_against_the_computer(piet_server: ServerProcess, page: An
     assert [replayed["scores"]["1"], replayed["scores"]["2"]] == shown
 
 
-def test_two_players_on_one_device(piet_server: ServerProcess, page: Any,
+def test_two_players_on_one_device(module_server: ServerProcess, page: Any,
                                    tmp_path: Path) -> None:
-    code = create_room(piet_server, {})
-    url = f"{piet_server.http}/r/{code}"
+    code = create_room(module_server, {})
+    url = f"{module_server.http}/r/{code}"
     join(page, url, "Ann")
 
     # In the lobby the host loads a record; a broken one is refused with its line.
@@ -192,7 +184,7 @@ def test_two_players_on_one_device(piet_server: ServerProcess, page: Any,
     # Its headers set the paintbrushes, which stay as the record says.
     assert page.is_checked(tid("setting-brushes")) and page.is_disabled(tid("setting-brushes"))
     assert not page.locator("label[for=setting-record]").is_visible()
-    settings = httpx.get(f"{piet_server.http}/api/rooms/{code}").json()["settings"]
+    settings = httpx.get(f"{module_server.http}/api/rooms/{code}").json()["settings"]
     assert settings["brushes"] is True
     assert settings["record"] == "setup: beginner\nbrushes: on\na1b1>a1\nc1>d4\n"
 
@@ -239,14 +231,14 @@ def test_two_players_on_one_device(piet_server: ServerProcess, page: Any,
     page.wait_for_function(
         "() => document.querySelector('[data-testid=piet-turn-text]')?.textContent"
         ".includes('Ann, du bist dran')")
-    view = server_view(piet_server, code)
+    view = server_view(module_server, code)
     assert view["scores"] == [int(page.inner_text(tid(f"piet-score-{s}"))) for s in (0, 1)]
     assert [m["move"] for m in view["moves"]][:3] == ["a1b1>a1", "c1>d4", "c2>c1 !d4=Y"]
 
 
-def test_two_friends_through_the_link(piet_server: ServerProcess, browser: Any) -> None:
-    code = create_room(piet_server, {})
-    url = f"{piet_server.http}/r/{code}"
+def test_two_friends_through_the_link(module_server: ServerProcess, browser: Any) -> None:
+    code = create_room(module_server, {})
+    url = f"{module_server.http}/r/{code}"
     ann = browser.new_context(viewport={"width": 1280, "height": 860})
     bob = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
                               has_touch=True)
@@ -283,9 +275,9 @@ def test_two_friends_through_the_link(piet_server: ServerProcess, browser: Any) 
         bob.close()
 
 
-def test_the_computer_can_start(piet_server: ServerProcess, page: Any) -> None:
-    code = create_room(piet_server, {"opponent": "medium", "computer_seat": 0})
-    join(page, f"{piet_server.http}/r/{code}", "Ann")
+def test_the_computer_can_start(module_server: ServerProcess, page: Any) -> None:
+    code = create_room(module_server, {"opponent": "medium", "computer_seat": 0})
+    join(page, f"{module_server.http}/r/{code}", "Ann")
     page.click(tid("start-game"))
     wait_for_turn(page, 0)
     assert data(page, "actor") == "1"
@@ -293,10 +285,10 @@ def test_the_computer_can_start(piet_server: ServerProcess, page: Any) -> None:
     assert page.locator(f"{tid('piet-moves')} li").count() == 1
 
 
-def test_a_new_room_from_a_record_during_a_game(piet_server: ServerProcess, page: Any,
+def test_a_new_room_from_a_record_during_a_game(module_server: ServerProcess, page: Any,
                                                 tmp_path: Path) -> None:
-    code = create_room(piet_server, {"opponent": "easy"})
-    join(page, f"{piet_server.http}/r/{code}", "Ann")
+    code = create_room(module_server, {"opponent": "easy"})
+    join(page, f"{module_server.http}/r/{code}", "Ann")
     page.click(tid("start-game"))
     page.wait_for_selector(tid("piet-palette"))
     play_one_move(page, "0")
@@ -321,7 +313,7 @@ def test_a_new_room_from_a_record_during_a_game(piet_server: ServerProcess, page
     page.wait_for_selector(tid("piet-record-loaded"))
     assert "Züge aus der Partie: 3" in page.inner_text(tid("piet-record-loaded"))
     new_code = page.url.rstrip("/").rsplit("/", 1)[1]
-    summary = httpx.get(f"{piet_server.http}/api/rooms/{new_code}").json()
+    summary = httpx.get(f"{module_server.http}/api/rooms/{new_code}").json()
     assert summary["settings"]["opponent"] == "easy"
     join(page, page.url, "Ann")
     page.click(tid("start-game"))
@@ -330,7 +322,7 @@ def test_a_new_room_from_a_record_during_a_game(piet_server: ServerProcess, page
     assert data(page, "actor") == "0"
     codes = page.locator(f"{tid('piet-moves')} code").all_inner_texts()
     assert codes[:3] == ["a1b1>a1", "c1>d4", "c3>d4"] and len(codes) == 4
-    view = server_view(piet_server, new_code)
+    view = server_view(module_server, new_code)
     assert view["loaded_moves"] == 3 and view["record"].splitlines()[2:5] == codes[:3]
     # The old game is still there.
-    assert server_view(piet_server, code)["moves"][0]["seat"] == 0
+    assert server_view(module_server, code)["moves"][0]["seat"] == 0

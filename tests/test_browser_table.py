@@ -21,6 +21,7 @@ from browser_helpers import ARTIFACTS, CHROMIUM
 from conftest import ServerProcess
 from test_browser_phone import (
     LOCALES,
+    join,
     long_cards,
     long_incognito,
     make_room,
@@ -237,15 +238,6 @@ def tv_page(browser: Browser, size: tuple[int, int], lang: str, errors: list[str
     return page
 
 
-def sit(page: Page, srv: ServerProcess, code: str, name: str, colour: str) -> None:
-    page.goto(f"{srv.http}/r/{code}")
-    page.wait_for_selector(tid("lobby-join"))
-    page.fill(tid("join-name"), name)
-    page.click(tid(f"colour-{colour}"))
-    page.click(tid("join-submit"))
-    page.wait_for_selector(tid("leave"))
-
-
 def drawing_settings(game: str, lang: str) -> dict[str, Any]:
     """One round with the decks' longest words (custom decks made of them), so
     whatever is dealt, every word on screen is among the hardest to fit."""
@@ -290,8 +282,8 @@ def test_the_canvas_comes_first_for_every_role_and_count(
         for game in ("pictomania", "incognito"):
             for count in range(3, 7):
                 code = make_room(module_server, game, drawing_settings(game, lang), lang, host)
-                sit(host, module_server, code, names[0], COLOURS[0])
-                sit(guest, module_server, code, names[1], COLOURS[1])
+                join(host, module_server, code, names[0], COLOURS[0])
+                join(guest, module_server, code, names[1], COLOURS[1])
                 bots = []
                 for i in range(2, count):
                     bot = WsPlayer(module_server.ws, code)
@@ -388,7 +380,7 @@ def seat_everyone(srv: ServerProcess, game: str, lang: str, phones: list[Page],
         page.goto(f"{srv.http}/r/{code}/tv")
         page.wait_for_selector(tid("tv-lobby"))
     for page, name, colour in zip(phones, NAMES[lang], COLOURS, strict=True):
-        sit(page, srv, code, name, colour)
+        join(page, srv, code, name, colour)
     return code
 
 
