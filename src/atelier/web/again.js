@@ -34,8 +34,16 @@ export function againPanel(room) {
         roomTotals(played).map((row) =>
           h(
             "tr",
-            { testid: "room-total-row", dataset: { player: row.id, wins: String(row.wins), points: String(row.points) } },
-            h("th", { scope: "row" }, h("span", { class: "swatch small", style: { background: colourCss(row.colour) } }), row.name),
+            {
+              testid: "room-total-row",
+              dataset: { player: row.id, wins: String(row.wins), points: String(row.points) },
+            },
+            h(
+              "th",
+              { scope: "row" },
+              h("span", { class: "swatch small", style: { background: colourCss(row.colour) } }),
+              row.name,
+            ),
             h("td", {}, String(row.wins)),
             h("td", { class: "total" }, String(row.points)),
           ),
@@ -45,7 +53,15 @@ export function againPanel(room) {
   }
   if (state?.you?.host) {
     parts.push(
-      h("div", { class: "actions" }, h("button", { class: "btn primary big", type: "button", testid: "play-again", onclick: () => room.send({ t: "again" }) }, t("party.play_again"))),
+      h(
+        "div",
+        { class: "actions" },
+        h(
+          "button",
+          { class: "btn primary big", type: "button", testid: "play-again", onclick: () => room.send({ t: "again" }) },
+          t("party.play_again"),
+        ),
+      ),
     );
   } else if (state?.you?.player) {
     parts.push(h("p", { class: "hint", testid: "wait-again" }, t("party.wait_again")));

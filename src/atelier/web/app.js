@@ -22,9 +22,7 @@ function header(rightSide) {
       "aria-label": t("app.language"),
       onchange: (event) => switchLanguage(event.target.value),
     },
-    LANGUAGES.map((code) =>
-      h("option", { value: code, selected: code === lang() }, LANGUAGE_NAMES[code]),
-    ),
+    LANGUAGES.map((code) => h("option", { value: code, selected: code === lang() }, LANGUAGE_NAMES[code])),
   );
   return h(
     "header",
@@ -74,7 +72,13 @@ function newScreen(root, middle, hadFocus) {
 export function announce(text) {
   let region = document.getElementById("announcer");
   if (!region) {
-    region = h("div", { id: "announcer", class: "sr-only", role: "status", "aria-live": "polite", testid: "announcer" });
+    region = h("div", {
+      id: "announcer",
+      class: "sr-only",
+      role: "status",
+      "aria-live": "polite",
+      testid: "announcer",
+    });
     document.body.appendChild(region);
   }
   // Cleared first, so the same words said twice are still announced.

@@ -12,8 +12,7 @@ export function h(tag, attrs = {}, ...children) {
         if (prop.startsWith("--")) el.style.setProperty(prop, v);
         else el.style[prop] = v;
       }
-    }
-    else if (key.startsWith("on") && typeof value === "function") {
+    } else if (key.startsWith("on") && typeof value === "function") {
       el.addEventListener(key.slice(2).toLowerCase(), value);
     } else if (key === "dataset") Object.assign(el.dataset, value);
     else if (value === true) el.setAttribute(key, "");
@@ -125,7 +124,8 @@ export function widestWord(texts) {
   ruler.font = `700 100px ${getComputedStyle(document.body).fontFamily}`;
   let widest = 0;
   for (const text of texts) {
-    for (const piece of String(text ?? "").split(/\s+/)) widest = Math.max(widest, ruler.measureText(piece).width / 100);
+    for (const piece of String(text ?? "").split(/\s+/))
+      widest = Math.max(widest, ruler.measureText(piece).width / 100);
   }
   return Math.ceil(widest * 100) / 100;
 }
@@ -172,5 +172,9 @@ export function scoreTable(testid, headers, rows, label = null) {
   for (const th of table.querySelectorAll("thead th")) th.setAttribute("role", "columnheader");
   for (const th of table.querySelectorAll("tbody th")) th.setAttribute("role", "rowheader");
   for (const td of table.querySelectorAll("td")) td.setAttribute("role", "cell");
-  return h("div", label ? { class: "table-wrap", role: "region", "aria-label": label } : { class: "table-wrap" }, table);
+  return h(
+    "div",
+    label ? { class: "table-wrap", role: "region", "aria-label": label } : { class: "table-wrap" },
+    table,
+  );
 }

@@ -71,7 +71,12 @@ export class DrawingScreen {
 
   // A box for seat's drawing (the board mounts a canvas in it), named for screen readers.
   drawingFrame(seat, attrs = {}) {
-    return h("div", { class: "canvas-frame", role: "img", "aria-label": t("ink.drawing_by", { name: this.name(seat) }), ...attrs });
+    return h("div", {
+      class: "canvas-frame",
+      role: "img",
+      "aria-label": t("ink.drawing_by", { name: this.name(seat) }),
+      ...attrs,
+    });
   }
 
   // --- building and refreshing ----------------------------------------------
@@ -99,7 +104,13 @@ export class DrawingScreen {
   // The title and the countdown for room.shell. The timer sits beside the
   // title, never inside it: the title may wrap, the timer may not.
   topline() {
-    this.timerEl = h("span", { class: "timer", testid: this.timerTestid, hidden: true, role: "timer", "aria-label": t("app.time_left") });
+    this.timerEl = h("span", {
+      class: "timer",
+      testid: this.timerTestid,
+      hidden: true,
+      role: "timer",
+      "aria-label": t("app.time_left"),
+    });
     return [
       h("span", { class: "room-title" }, h("span", { testid: "round-label" }, this.title())),
       this.timerEl,

@@ -20,7 +20,12 @@ export function galleryItem(screen, { key, seat, word, title, download, details 
   const file = `${code}-${key}-${name}.png`.replace(/[^\p{L}\p{N}._-]+/gu, "_");
   return h(
     "figure",
-    { class: "gallery-item", testid: `${prefix}gallery-item`, dataset: { key, seat: String(seat) }, style: { "--c": screen.colour(seat) } },
+    {
+      class: "gallery-item",
+      testid: `${prefix}gallery-item`,
+      dataset: { key, seat: String(seat) },
+      style: { "--c": screen.colour(seat) },
+    },
     h("img", {
       src: pngUrl(code, key, seat, 512),
       alt: title,
@@ -28,7 +33,8 @@ export function galleryItem(screen, { key, seat, word, title, download, details 
       width: 512,
       height: 512,
       // blank paper if the picture cannot be had (an empty drawing is served blank)
-      onerror: (event) => event.target.replaceWith(h("div", { class: "gallery-blank", testid: `${prefix}gallery-blank` })),
+      onerror: (event) =>
+        event.target.replaceWith(h("div", { class: "gallery-blank", testid: `${prefix}gallery-blank` })),
     }),
     h(
       "figcaption",
@@ -36,8 +42,18 @@ export function galleryItem(screen, { key, seat, word, title, download, details 
       h("strong", { testid: `${prefix}gallery-word`, lang: deckLanguage() }, wholeWords(word)),
       details,
       nameTag(name, "muted gallery-name"),
-      h("a", { class: "btn small", href: pngUrl(code, key, seat), download: file, testid: `${prefix}gallery-download` }, download),
-      replayButton(() => ({ code, key, seat, title, who: (s) => ({ name: screen.name(s), colour: screen.player(s)?.colour }) })),
+      h(
+        "a",
+        { class: "btn small", href: pngUrl(code, key, seat), download: file, testid: `${prefix}gallery-download` },
+        download,
+      ),
+      replayButton(() => ({
+        code,
+        key,
+        seat,
+        title,
+        who: (s) => ({ name: screen.name(s), colour: screen.player(s)?.colour }),
+      })),
     ),
   );
 }
@@ -50,7 +66,11 @@ export function galleryRounds(screen, rounds, heading, item) {
       "section",
       { class: "gallery-round" },
       h("h3", {}, heading(round)),
-      h("div", { class: "gallery-grid" }, round.drawings.map((d) => item(d, key))),
+      h(
+        "div",
+        { class: "gallery-grid" },
+        round.drawings.map((d) => item(d, key)),
+      ),
     );
   });
 }
@@ -65,14 +85,24 @@ export function renderGallery(screen) {
     "section",
     { class: "card winners", testid: "winners" },
     h("div", { class: "trophy", "aria-hidden": "true" }, "★"),
-    h("h2", {}, names.length > 1 ? tn("pm.winners_shared", { names: nameList(names) }) : tn("pm.winner", { name: nameList(names.slice(0, 1)) })),
+    h(
+      "h2",
+      {},
+      names.length > 1
+        ? tn("pm.winners_shared", { names: nameList(names) })
+        : tn("pm.winner", { name: nameList(names.slice(0, 1)) }),
+    ),
     h(
       "ol",
       { class: "final-list", testid: "final-scores" },
       order.map((seat) =>
         h(
           "li",
-          { class: winners.has(seat) ? "won" : "", testid: "final-row", dataset: { seat: String(seat), total: String(view.totals[seat]) } },
+          {
+            class: winners.has(seat) ? "won" : "",
+            testid: "final-row",
+            dataset: { seat: String(seat), total: String(view.totals[seat]) },
+          },
           h("span", { class: "swatch small", style: { background: colourCss(screen.player(seat)?.colour) } }),
           nameTag(screen.name(seat), "final-name"),
           h("span", { class: "final-total" }, t("pm.points", { n: view.totals[seat] })),

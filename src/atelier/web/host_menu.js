@@ -40,7 +40,15 @@ export class HostMenu {
         { class: "sheet host-sheet", testid: "host-sheet", "aria-labelledby": "host-sheet-title" },
         h("h2", { class: "host-sheet-title", id: "host-sheet-title" }, t("host.menu")),
         this.body,
-        h("div", { class: "sheet-actions" }, h("button", { class: "btn", type: "button", testid: "host-sheet-close", onclick: () => this.close() }, t("common.close"))),
+        h(
+          "div",
+          { class: "sheet-actions" },
+          h(
+            "button",
+            { class: "btn", type: "button", testid: "host-sheet-close", onclick: () => this.close() },
+            t("common.close"),
+          ),
+        ),
       );
       this.dialog.addEventListener("close", () => this.dialog?.remove());
     }
@@ -76,13 +84,28 @@ export class HostMenu {
     const state = this.room.state;
     const items = [];
     for (const action of this.room.screen?.hostActions?.() || []) {
-      items.push(h("button", { class: "btn host-action", type: "button", testid: action.testid, onclick: () => this.run(action) }, action.label));
+      items.push(
+        h(
+          "button",
+          { class: "btn host-action", type: "button", testid: action.testid, onclick: () => this.run(action) },
+          action.label,
+        ),
+      );
     }
     const waiting = onlyAbsentWaiting(state);
     if (waiting) {
       items.push(
         h("p", { class: "hint" }, t("party.go_on_hint")),
-        h("button", { class: "btn primary host-action", type: "button", testid: "sheet-go-on", onclick: () => this.run({ run: () => this.room.send({ t: "go_on" }) }) }, tn("party.go_on", { names: nameList(waiting.map((p) => p.name)) })),
+        h(
+          "button",
+          {
+            class: "btn primary host-action",
+            type: "button",
+            testid: "sheet-go-on",
+            onclick: () => this.run({ run: () => this.room.send({ t: "go_on" }) }),
+          },
+          tn("party.go_on", { names: nameList(waiting.map((p) => p.name)) }),
+        ),
       );
     }
     const players = state.room.players.filter((p) => p.seat !== null && p.seat !== undefined);
@@ -106,7 +129,11 @@ export class HostMenu {
                   type: "button",
                   testid: `remove-${p.id}`,
                   "aria-label": t("party.remove", { name: p.name }),
-                  onclick: () => this.run({ confirm: t("party.remove_confirm", { name: p.name }), run: () => this.room.send({ t: "kick", player: p.id }) }),
+                  onclick: () =>
+                    this.run({
+                      confirm: t("party.remove_confirm", { name: p.name }),
+                      run: () => this.room.send({ t: "kick", player: p.id }),
+                    }),
                 },
                 t("party.remove_short"),
               ),

@@ -71,7 +71,9 @@ export class RoomConnection {
           v: PROTOCOL_VERSION,
           token: this.spectator ? null : localStorage.getItem(this.tokenKey),
           lang: this.language,
-          ...(this.sendsHostKey && !this.spectator && storedHostKey(this.code) ? { host_key: storedHostKey(this.code) } : {}),
+          ...(this.sendsHostKey && !this.spectator && storedHostKey(this.code)
+            ? { host_key: storedHostKey(this.code) }
+            : {}),
         }),
       );
       this.handlers.status?.("open");

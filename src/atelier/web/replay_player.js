@@ -62,12 +62,27 @@ export class ReplayPlayer {
 
   build() {
     const colour = colourCss(this.who(this.seat).colour);
-    this.canvasBox = h("div", { class: "ink-box replay-canvas", testid: "replay-canvas", role: "img", "aria-label": this.title });
-    this.playButton = h("button", { class: "btn", type: "button", testid: "replay-play", onclick: () => this.toggle() }, t("replay.play"));
+    this.canvasBox = h("div", {
+      class: "ink-box replay-canvas",
+      testid: "replay-canvas",
+      role: "img",
+      "aria-label": this.title,
+    });
+    this.playButton = h(
+      "button",
+      { class: "btn", type: "button", testid: "replay-play", onclick: () => this.toggle() },
+      t("replay.play"),
+    );
     this.speedButtons = SPEEDS.map((s) =>
       h(
         "button",
-        { class: "btn small", type: "button", testid: `replay-speed-${s}`, "aria-pressed": String(s === this.speed), onclick: () => this.setSpeed(s) },
+        {
+          class: "btn small",
+          type: "button",
+          testid: `replay-speed-${s}`,
+          "aria-pressed": String(s === this.speed),
+          onclick: () => this.setSpeed(s),
+        },
         `${s}×`,
       ),
     );
@@ -91,7 +106,11 @@ export class ReplayPlayer {
     const gif = drawingUrl(this.code, this.key, this.seat, "gif");
     const file = `${this.code}-${this.key}-${this.seat}.gif`;
     this.shareButton = navigator.share
-      ? h("button", { class: "btn small", type: "button", testid: "replay-share", onclick: () => this.share(gif, file) }, t("replay.share"))
+      ? h(
+          "button",
+          { class: "btn small", type: "button", testid: "replay-share", onclick: () => this.share(gif, file) },
+          t("replay.share"),
+        )
       : null;
     this.root = h(
       "div",
@@ -121,7 +140,9 @@ export class ReplayPlayer {
 
   async load() {
     const [ink, marks] = await Promise.all([
-      fetch(drawingUrl(this.code, this.key, this.seat, "ink")).then((r) => (r.ok ? r.arrayBuffer() : new ArrayBuffer(0))),
+      fetch(drawingUrl(this.code, this.key, this.seat, "ink")).then((r) =>
+        r.ok ? r.arrayBuffer() : new ArrayBuffer(0),
+      ),
       fetch(drawingUrl(this.code, this.key, this.seat, "json")).then((r) => (r.ok ? r.json() : null)),
     ]);
     if (!this.viewer) return; // closed meanwhile
@@ -163,7 +184,11 @@ export class ReplayPlayer {
           class: `replay-mark ${verdict}`,
           testid: "replay-mark",
           dataset: { by: String(g.by), ms: String(g.replay_ms), verdict, row: String(rowOf.get(g)) },
-          style: { left: `${100 * at(g)}%`, bottom: `${rowOf.get(g) * MARK_ROOM}px`, background: colourCss(who.colour) },
+          style: {
+            left: `${100 * at(g)}%`,
+            bottom: `${rowOf.get(g) * MARK_ROOM}px`,
+            background: colourCss(who.colour),
+          },
           title: who.name,
         });
       }),
@@ -175,7 +200,11 @@ export class ReplayPlayer {
         const verdict = g.correct === true ? "right" : g.correct === false ? "wrong" : "returned";
         return h(
           "li",
-          { class: `replay-guess ${verdict}`, testid: "replay-guess", dataset: { by: String(g.by), ms: String(g.replay_ms) } },
+          {
+            class: `replay-guess ${verdict}`,
+            testid: "replay-guess",
+            dataset: { by: String(g.by), ms: String(g.replay_ms) },
+          },
           h("span", { class: "swatch small", style: { background: colourCss(who.colour) } }),
           h("span", {}, t(`replay.guess_${verdict}`, { name: who.name, time: clock(g.replay_ms, true) })),
         );
@@ -267,7 +296,11 @@ export class ReplayPlayer {
 // Opens the replay in a modal dialog (Escape or the button closes it).
 export function openReplay(options) {
   const player = new ReplayPlayer(options);
-  const close = h("button", { class: "btn small", type: "button", testid: "replay-close", onclick: () => dialog.close() }, t("common.close"));
+  const close = h(
+    "button",
+    { class: "btn small", type: "button", testid: "replay-close", onclick: () => dialog.close() },
+    t("common.close"),
+  );
   const dialog = h(
     "dialog",
     { class: "replay-dialog", testid: "replay-dialog", "aria-labelledby": `${player.id}-title` },

@@ -13,12 +13,46 @@ const STORE_KEY = "atelier.sound";
 
 // name: [notes as [frequency Hz, start s, length s, wave]], vibration pattern
 const CUES = {
-  round: { notes: [[523.25, 0, 0.16, "triangle"], [783.99, 0.14, 0.26, "triangle"]], vibrate: [60] },
-  guessed: { notes: [[880, 0, 0.09, "sine"], [1174.66, 0.07, 0.14, "sine"]], vibrate: [35] },
+  round: {
+    notes: [
+      [523.25, 0, 0.16, "triangle"],
+      [783.99, 0.14, 0.26, "triangle"],
+    ],
+    vibrate: [60],
+  },
+  guessed: {
+    notes: [
+      [880, 0, 0.09, "sine"],
+      [1174.66, 0.07, 0.14, "sine"],
+    ],
+    vibrate: [35],
+  },
   tick: { notes: [[1046.5, 0, 0.05, "sine"]], vibrate: null, gain: 0.12 },
-  last: { notes: [[659.25, 0, 0.12, "square"], [659.25, 0.18, 0.12, "square"]], vibrate: [40, 60, 40], gain: 0.08 },
-  turn: { notes: [[587.33, 0, 0.12, "triangle"], [739.99, 0.1, 0.12, "triangle"], [880, 0.2, 0.22, "triangle"]], vibrate: [80, 40, 80] },
-  reveal: { notes: [[523.25, 0, 0.5, "sine"], [659.25, 0.08, 0.45, "sine"], [783.99, 0.16, 0.4, "sine"], [1046.5, 0.24, 0.5, "sine"]], vibrate: [30, 30, 30] },
+  last: {
+    notes: [
+      [659.25, 0, 0.12, "square"],
+      [659.25, 0.18, 0.12, "square"],
+    ],
+    vibrate: [40, 60, 40],
+    gain: 0.08,
+  },
+  turn: {
+    notes: [
+      [587.33, 0, 0.12, "triangle"],
+      [739.99, 0.1, 0.12, "triangle"],
+      [880, 0.2, 0.22, "triangle"],
+    ],
+    vibrate: [80, 40, 80],
+  },
+  reveal: {
+    notes: [
+      [523.25, 0, 0.5, "sine"],
+      [659.25, 0.08, 0.45, "sine"],
+      [783.99, 0.16, 0.4, "sine"],
+      [1046.5, 0.24, 0.5, "sine"],
+    ],
+    vibrate: [30, 30, 30],
+  },
 };
 
 let audio = null;
@@ -63,9 +97,13 @@ function context() {
 
 // Audio may only start after a gesture: a tap anywhere wakes it (again,
 // if the browser suspended it meanwhile).
-window.addEventListener("pointerdown", () => {
-  if (soundOn() && (!audio || audio.state === "suspended")) context();
-}, { capture: true, passive: true });
+window.addEventListener(
+  "pointerdown",
+  () => {
+    if (soundOn() && (!audio || audio.state === "suspended")) context();
+  },
+  { capture: true, passive: true },
+);
 
 export function cue(name) {
   const spec = CUES[name];

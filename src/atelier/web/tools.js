@@ -32,7 +32,12 @@ export function toolButtons(board, inkTools, redraw) {
   }
   if (tools.has("undo")) {
     out.push(
-      h("button", { class: "btn tool", type: "button", testid: "tool-undo", title: t("tool.undo"), onclick: () => board.undo() }, "↶", h("span", { class: "tool-label" }, t("tool.undo"))),
+      h(
+        "button",
+        { class: "btn tool", type: "button", testid: "tool-undo", title: t("tool.undo"), onclick: () => board.undo() },
+        "↶",
+        h("span", { class: "tool-label" }, t("tool.undo")),
+      ),
     );
   }
   if (tools.has("clear")) {

@@ -28,7 +28,14 @@ export function renderTvLobby(room) {
       h(
         "section",
         { class: "tv-join" },
-        h("img", { class: "tv-qr", testid: "tv-qr", src: `/api/rooms/${encodeURIComponent(code)}/qr.svg`, alt: t("tv.qr_alt", { code }), width: 480, height: 480 }),
+        h("img", {
+          class: "tv-qr",
+          testid: "tv-qr",
+          src: `/api/rooms/${encodeURIComponent(code)}/qr.svg`,
+          alt: t("tv.qr_alt", { code }),
+          width: 480,
+          height: 480,
+        }),
         h(
           "div",
           { class: "tv-join-text" },
@@ -48,7 +55,12 @@ export function renderTvLobby(room) {
               "ul",
               { class: "tv-player-list", testid: "tv-players" },
               players.map((p) =>
-                h("li", { class: "tv-player", style: { "--c": colourCss(p.colour) } }, h("span", { class: "swatch", style: { background: colourCss(p.colour) } }), p.name),
+                h(
+                  "li",
+                  { class: "tv-player", style: { "--c": colourCss(p.colour) } },
+                  h("span", { class: "swatch", style: { background: colourCss(p.colour) } }),
+                  p.name,
+                ),
               ),
             )
           : h("p", { class: "hint" }, t("tv.no_players")),
@@ -64,8 +76,19 @@ export function tvCorner(code) {
   return h(
     "span",
     { class: "tv-corner", testid: "tv-corner" },
-    h("span", { class: "tv-corner-code" }, h("span", { class: "tv-corner-label" }, t("tv.code")), h("strong", {}, code)),
-    h("img", { class: "tv-corner-qr", src: `/api/rooms/${encodeURIComponent(code)}/qr.svg`, alt: t("tv.qr_alt", { code }), width: 96, height: 96 }),
+    h(
+      "span",
+      { class: "tv-corner-code" },
+      h("span", { class: "tv-corner-label" }, t("tv.code")),
+      h("strong", {}, code),
+    ),
+    h("img", {
+      class: "tv-corner-qr",
+      src: `/api/rooms/${encodeURIComponent(code)}/qr.svg`,
+      alt: t("tv.qr_alt", { code }),
+      width: 96,
+      height: 96,
+    }),
   );
 }
 
@@ -100,5 +123,15 @@ export function followGame() {
 
 // The lobby's way to the table view: open it on the TV or laptop on the table.
 export function tvLink(code) {
-  return h("a", { class: "btn small ghost tv-open", href: `/r/${encodeURIComponent(code)}/tv`, target: "_blank", rel: "noopener", testid: "tv-open" }, t("tv.open"));
+  return h(
+    "a",
+    {
+      class: "btn small ghost tv-open",
+      href: `/r/${encodeURIComponent(code)}/tv`,
+      target: "_blank",
+      rel: "noopener",
+      testid: "tv-open",
+    },
+    t("tv.open"),
+  );
 }

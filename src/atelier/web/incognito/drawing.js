@@ -23,7 +23,11 @@ export class DrawingPhase {
     parts.bar = h("section", { class: "ig-bar", testid: "ig-bar" });
     if (screen.seat !== null) {
       parts.canvasBox = h("div", { class: "ink-box" });
-      parts.canvasHost = h("div", { class: "canvas-frame mine", testid: "ig-canvas", role: "img", "aria-label": t("ink.your_drawing") }, parts.canvasBox);
+      parts.canvasHost = h(
+        "div",
+        { class: "canvas-frame mine", testid: "ig-canvas", role: "img", "aria-label": t("ink.your_drawing") },
+        parts.canvasBox,
+      );
       parts.lock = h("div", { class: "canvas-lock", testid: "canvas-locked", hidden: true });
       parts.tools = h("div", { class: "tools", testid: "tools" });
       parts.hostSlot = h("span", { class: "host-slot" });
@@ -32,7 +36,12 @@ export class DrawingPhase {
       main.append(parts.brief, parts.banner, parts.mine, parts.toolrow, parts.table, parts.bar);
     } else {
       main.classList.add("spectating");
-      main.append(parts.banner, h("p", { class: "hint ig-hidden-note" }, t("ig.drawings_hidden")), parts.table, parts.bar);
+      main.append(
+        parts.banner,
+        h("p", { class: "hint ig-hidden-note" }, t("ig.drawings_hidden")),
+        parts.table,
+        parts.bar,
+      );
     }
     return main;
   }
@@ -54,7 +63,11 @@ export class DrawingPhase {
           "div",
           { class: "ig-card ig-location", testid: "ig-location" },
           h("span", { class: "ig-card-label" }, t("ig.your_location")),
-          h("strong", { class: "ig-card-text", testid: "ig-location-text", lang: deckLanguage() }, wholeWords(me.location)),
+          h(
+            "strong",
+            { class: "ig-card-text", testid: "ig-location-text", lang: deckLanguage() },
+            wholeWords(me.location),
+          ),
         ),
         h(
           "div",
@@ -108,7 +121,12 @@ export class DrawingPhase {
         bar.push(
           h(
             "button",
-            { class: "btn big primary", type: "button", testid: "ig-done-drawing", onclick: () => screen.act({ type: "done_drawing" }) },
+            {
+              class: "btn big primary",
+              type: "button",
+              testid: "ig-done-drawing",
+              onclick: () => screen.act({ type: "done_drawing" }),
+            },
             t("ig.done_drawing"),
           ),
         );

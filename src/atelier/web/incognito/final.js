@@ -55,7 +55,14 @@ export class FinalResults {
       this.parts.lastTable.hidden = false;
       replace(this.parts.lastTable, h("h3", {}, t("ig.scores_title")), roundTable(screen, last, view.totals));
     }
-    replace(results, this.podium(), againPanel(screen.room), this.roundsTable(), this.gallery(), h("div", { class: "actions" }, h("a", { class: "btn primary", href: "/" }, t("ig.new_game"))));
+    replace(
+      results,
+      this.podium(),
+      againPanel(screen.room),
+      this.roundsTable(),
+      this.gallery(),
+      h("div", { class: "actions" }, h("a", { class: "btn primary", href: "/" }, t("ig.new_game"))),
+    );
     results.hidden = false;
     results.scrollIntoView?.({ block: "start", behavior: scrollBehavior() });
   }
@@ -70,14 +77,24 @@ export class FinalResults {
       "section",
       { class: "card winners", testid: "ig-winners" },
       h("div", { class: "trophy", "aria-hidden": "true" }, "★"), // no emoji font needed, as in Pictomania
-      h("h2", { testid: "ig-winner-line" }, names.length > 1 ? tn("ig.winners_shared", { names: nameList(names) }) : tn("ig.winner", { name: nameList(names.slice(0, 1)) })),
+      h(
+        "h2",
+        { testid: "ig-winner-line" },
+        names.length > 1
+          ? tn("ig.winners_shared", { names: nameList(names) })
+          : tn("ig.winner", { name: nameList(names.slice(0, 1)) }),
+      ),
       h(
         "ol",
         { class: "final-list", testid: "ig-final-scores" },
         order.map((seat) =>
           h(
             "li",
-            { class: winners.has(seat) ? "won" : "", testid: "ig-final-row", dataset: { seat: String(seat), total: String(view.totals[seat]) } },
+            {
+              class: winners.has(seat) ? "won" : "",
+              testid: "ig-final-row",
+              dataset: { seat: String(seat), total: String(view.totals[seat]) },
+            },
             screen.swatch(seat),
             nameTag(screen.name(seat), "final-name"),
             h("span", { class: "final-total" }, t("ig.points", { n: view.totals[seat] })),
@@ -97,7 +114,11 @@ export class FinalResults {
       h("h2", {}, t("ig.all_rounds")),
       scoreTable(
         "ig-rounds-table",
-        [t("ig.col_player"), ...this.history.map((r) => heading("ig.col_round_n", { n: r.round })), heading("ig.col_total")],
+        [
+          t("ig.col_player"),
+          ...this.history.map((r) => heading("ig.col_round_n", { n: r.round })),
+          heading("ig.col_total"),
+        ],
         view.players.map((p) =>
           h(
             "tr",

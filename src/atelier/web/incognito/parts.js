@@ -56,7 +56,11 @@ export function voteCards(spent) {
     TILES.map((n) =>
       h(
         "span",
-        { class: `chip ${spent.has(n) ? "spent" : ""}`, testid: `ig-card-${n}`, title: spent.has(n) ? t("ig.spent") : "" },
+        {
+          class: `chip ${spent.has(n) ? "spent" : ""}`,
+          testid: `ig-card-${n}`,
+          title: spent.has(n) ? t("ig.spent") : "",
+        },
         String(n),
       ),
     ),

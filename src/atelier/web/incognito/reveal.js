@@ -29,7 +29,11 @@ export class RevealCards {
   }
 
   build() {
-    this.parts.skip = h("button", { class: "btn small", type: "button", testid: "ig-reveal-skip", onclick: () => this.pace.skip() }, t("ig.reveal_skip"));
+    this.parts.skip = h(
+      "button",
+      { class: "btn small", type: "button", testid: "ig-reveal-skip", onclick: () => this.pace.skip() },
+      t("ig.reveal_skip"),
+    );
     this.parts.list = h("section", { class: "ig-reveal-list", testid: "ig-reveal" });
     this.parts.els = new Map();
     for (const d of this.result.drawings) {
@@ -37,7 +41,12 @@ export class RevealCards {
       const body = h("div", { class: "ig-reveal-body" });
       const el = h(
         "article",
-        { class: "ig-reveal-card", testid: `ig-reveal-${d.author}`, dataset: { seat: String(d.author) }, style: { "--c": this.screen.colour(d.author) } },
+        {
+          class: "ig-reveal-card",
+          testid: `ig-reveal-${d.author}`,
+          dataset: { seat: String(d.author) },
+          style: { "--c": this.screen.colour(d.author) },
+        },
         frame,
         body,
       );
@@ -90,7 +99,11 @@ export class RevealCards {
           "div",
           { class: "ig-reveal-word" },
           h("span", { class: "ig-tile-num" }, String(d.tile)),
-          h("span", { class: "ig-reveal-word-text", testid: "ig-reveal-word", lang: deckLanguage() }, wholeWords(d.word)),
+          h(
+            "span",
+            { class: "ig-reveal-word-text", testid: "ig-reveal-word", lang: deckLanguage() },
+            wholeWords(d.word),
+          ),
         ),
         h(
           "ul",
@@ -98,14 +111,23 @@ export class RevealCards {
           d.votes.map((v) =>
             h(
               "li",
-              { class: `ig-vote ${v.found ? "right" : "wrong"}`, testid: "ig-vote", dataset: { voter: String(v.voter), found: String(v.found) } },
+              {
+                class: `ig-vote ${v.found ? "right" : "wrong"}`,
+                testid: "ig-vote",
+                dataset: { voter: String(v.voter), found: String(v.found) },
+              },
               screen.swatch(v.voter),
               nameTag(screen.name(v.voter), "ig-vote-name"),
               // the tile voted for and the verdict: beside the name, or on a line of their own
               h(
                 "span",
                 { class: "ig-vote-what" },
-                h("span", { class: "ig-vote-tile", lang: deckLanguage() }, `${v.tile} · `, wholeWords(tiles[v.tile - 1] ?? "")),
+                h(
+                  "span",
+                  { class: "ig-vote-tile", lang: deckLanguage() },
+                  `${v.tile} · `,
+                  wholeWords(tiles[v.tile - 1] ?? ""),
+                ),
                 v.random ? h("span", { class: "badge muted", title: t("ig.random_hint") }, t("ig.random")) : null,
                 h("span", { class: "verdict" }, v.found ? "✓ +1" : "✗"),
               ),
@@ -132,7 +154,10 @@ export function roundTable(screen, result, totalsAfter) {
   const rows = screen.view.players.map((p) =>
     h(
       "tr",
-      { testid: "ig-score-row", dataset: { seat: String(p.seat), points: String(result.points[p.seat]), total: String(totalsAfter[p.seat]) } },
+      {
+        testid: "ig-score-row",
+        dataset: { seat: String(p.seat), points: String(result.points[p.seat]), total: String(totalsAfter[p.seat]) },
+      },
       h("th", { scope: "row" }, h("span", { class: "who" }, screen.swatch(p.seat), nameTag(screen.name(p.seat)))),
       h("td", {}, String(result.finding_points[p.seat])),
       h("td", {}, String(result.author_points[p.seat])),
@@ -141,7 +166,11 @@ export function roundTable(screen, result, totalsAfter) {
     ),
   );
   const headers = ["ig.col_player", "ig.col_found", "ig.col_hidden", "ig.col_round", "ig.col_total"];
-  return scoreTable("ig-score-table", headers.map((key) => heading(key)), rows);
+  return scoreTable(
+    "ig-score-table",
+    headers.map((key) => heading(key)),
+    rows,
+  );
 }
 
 // The scored phase: the reveal, the table, then on to the next round.
@@ -207,14 +236,25 @@ export class RoundReveal {
     }
     if (screen.state.you.host) {
       buttons.push(
-        h("button", { class: "btn ghost", type: "button", testid: "ig-host-next", onclick: () => screen.room.send({ t: "next" }) }, t("ig.host_next")),
+        h(
+          "button",
+          {
+            class: "btn ghost",
+            type: "button",
+            testid: "ig-host-next",
+            onclick: () => screen.room.send({ t: "next" }),
+          },
+          t("ig.host_next"),
+        ),
       );
     }
     const waiting = view.players.filter((p) => !p.confirmed).map((p) => screen.name(p.seat));
     replace(
       this.parts.controls,
       h("div", { class: "actions" }, buttons),
-      done && waiting.length ? h("p", { class: "hint", testid: "ig-waiting-confirm" }, tn("ig.waiting_for", { names: nameList(waiting) })) : null,
+      done && waiting.length
+        ? h("p", { class: "hint", testid: "ig-waiting-confirm" }, tn("ig.waiting_for", { names: nameList(waiting) }))
+        : null,
     );
   }
 }

@@ -111,14 +111,22 @@ export class VotingPhase {
       replace(
         meta,
         screen.swatch(seat),
-        own ? h("span", { class: "ig-drawing-name" }, t("ig.your_drawing")) : nameTag(screen.name(seat), "ig-drawing-name"),
+        own
+          ? h("span", { class: "ig-drawing-name" }, t("ig.your_drawing"))
+          : nameTag(screen.name(seat), "ig-drawing-name"),
         h("span", { class: "ig-drawing-location", lang: deckLanguage() }, wholeWords(p.location)),
         mine !== undefined ? h("span", { class: "ig-my-vote", testid: "ig-my-vote" }, `→ ${mine}`) : null,
-        own && view.word_tile ? h("span", { class: "ig-my-vote own" }, `${view.word_tile} · `, wholeWords(view.word)) : null,
+        own && view.word_tile
+          ? h("span", { class: "ig-my-vote own" }, `${view.word_tile} · `, wholeWords(view.word))
+          : null,
       );
       replace(
         backs,
-        backsOn.get(seat).map((by) => h("span", { class: "card-back", title: screen.name(by), style: { background: screen.colour(by) } })),
+        backsOn
+          .get(seat)
+          .map((by) =>
+            h("span", { class: "card-back", title: screen.name(by), style: { background: screen.colour(by) } }),
+          ),
       );
     }
 
@@ -126,7 +134,11 @@ export class VotingPhase {
     let prompt;
     if (!me) prompt = t("ig.spectator_voting");
     else if (me.done_voting) prompt = t("ig.you_finished_voting");
-    else if (this.selected !== null) prompt = tn("ig.pick_tile", { name: nameList([screen.name(this.selected)]), location: wholeWords(view.players[this.selected].location) });
+    else if (this.selected !== null)
+      prompt = tn("ig.pick_tile", {
+        name: nameList([screen.name(this.selected)]),
+        location: wholeWords(view.players[this.selected].location),
+      });
     else prompt = t("ig.pick_drawing");
     replace(parts.prompt, prompt);
     parts.prompt.classList.toggle("active", this.selected !== null);
@@ -152,7 +164,12 @@ export class VotingPhase {
         bar.push(
           h(
             "button",
-            { class: "btn", type: "button", testid: "ig-done-voting", onclick: () => screen.act({ type: "done_voting" }) },
+            {
+              class: "btn",
+              type: "button",
+              testid: "ig-done-voting",
+              onclick: () => screen.act({ type: "done_voting" }),
+            },
             t("ig.done_voting"),
           ),
         );
@@ -161,7 +178,8 @@ export class VotingPhase {
       }
     }
     const pending = view.players.filter((p) => !p.done_voting).map((p) => screen.name(p.seat));
-    if (pending.length) bar.push(h("span", { class: "hint ig-pending" }, tn("ig.still_voting", { names: nameList(pending) })));
+    if (pending.length)
+      bar.push(h("span", { class: "hint ig-pending" }, tn("ig.still_voting", { names: nameList(pending) })));
     bar.push(rulesButton("incognito", "small"));
     replace(parts.bar, bar);
   }

@@ -82,9 +82,18 @@ class Walk {
     const plo = known ? 0 : -MAX_PRESSURE;
     const phi = MAX_PRESSURE;
     // aggregate first, then check in codec.py's order (same error codes)
-    let x = this.x, y = this.y, t = this.t, p = this.p;
-    let minX = x, maxX = x, minY = y, maxY = y, minP = p, maxP = p;
-    let minDt = Infinity, anyDp = false;
+    let x = this.x,
+      y = this.y,
+      t = this.t,
+      p = this.p;
+    let minX = x,
+      maxX = x,
+      minY = y,
+      maxY = y,
+      minP = p,
+      maxP = p;
+    let minDt = Infinity,
+      anyDp = false;
     for (let i = 0; i < d.length; i += 4) {
       x += d[i];
       y += d[i + 1];
@@ -134,12 +143,18 @@ class Walk {
 
   step(op) {
     switch (op.op) {
-      case "points": return this.extend(op);
-      case "begin": return this.begin(op);
-      case "end": return this.close();
-      case "undo": return this.timed(op.t, "undo");
-      case "clear": return this.timed(op.t, "clear");
-      default: throw new InkError("ink_malformed");
+      case "points":
+        return this.extend(op);
+      case "begin":
+        return this.begin(op);
+      case "end":
+        return this.close();
+      case "undo":
+        return this.timed(op.t, "undo");
+      case "clear":
+        return this.timed(op.t, "clear");
+      default:
+        throw new InkError("ink_malformed");
     }
   }
 }
@@ -237,7 +252,9 @@ function readPoints(r) {
   if (3 * n > r.end - r.pos) throw new InkError("ink_malformed");
   const k = r.read(KXY_BITS);
   const deltas = new Array(4 * n);
-  let dx = 0, dy = 0, dt = 0;
+  let dx = 0,
+    dy = 0,
+    dt = 0;
   for (let i = 0; i < n; i++) {
     dx += r.sg(k);
     dy += r.sg(k);
@@ -299,7 +316,8 @@ const egLength = (v, k) => 2 * bitLength(Math.floor(v / 2 ** k) + 1) - 1 + k;
 
 // The Exp-Golomb order (0..7) that codes these zigzag values shortest.
 export function bestK(values) {
-  let best = 0, bestBits = -1;
+  let best = 0,
+    bestBits = -1;
   for (let k = 0; k < 1 << KXY_BITS; k++) {
     let bits = 0;
     for (const v of values) bits += egLength(v, k);
@@ -313,7 +331,8 @@ export function bestK(values) {
 
 function writeOp(w, op) {
   switch (op.op) {
-    case "points": return writePoints(w, op);
+    case "points":
+      return writePoints(w, op);
     case "begin": {
       const hasP = op.pressure !== null && op.pressure !== undefined;
       w.write(0b10, 2);
@@ -326,9 +345,14 @@ function writeOp(w, op) {
       if (hasP) w.write(op.pressure, 6);
       return;
     }
-    case "end": return w.write(0b110, 3);
-    case "undo": w.write(0b1110, 4); return w.eg(op.t, T_K);
-    case "clear": w.write(0b1111, 4); return w.eg(op.t, T_K);
+    case "end":
+      return w.write(0b110, 3);
+    case "undo":
+      w.write(0b1110, 4);
+      return w.eg(op.t, T_K);
+    case "clear":
+      w.write(0b1111, 4);
+      return w.eg(op.t, T_K);
   }
 }
 
@@ -336,7 +360,8 @@ function writePoints(w, op) {
   const d = op.deltas;
   const n = d.length >> 2;
   const xy = new Array(2 * n);
-  let px = 0, py = 0;
+  let px = 0,
+    py = 0;
   for (let i = 0; i < n; i++) {
     xy[2 * i] = zz(d[4 * i] - px);
     xy[2 * i + 1] = zz(d[4 * i + 1] - py);

@@ -126,9 +126,12 @@ export class Drawing {
         this.begin(op.tool, op.width, op.x, op.y, op.t, op.pressure);
         this.cursor = [op.x, op.y, op.t, op.pressure ?? 0];
         return;
-      case "end": return this.end();
-      case "undo": return this.undo(op.t);
-      case "clear": return this.clear(op.t);
+      case "end":
+        return this.end();
+      case "undo":
+        return this.undo(op.t);
+      case "clear":
+        return this.clear(op.t);
     }
   }
 }

@@ -44,7 +44,7 @@ export class Recorder {
   point(x, y, t, p = null) {
     if (!this.open) return;
     const [lx, ly, lt, lp] = this.last;
-    const q = this.pressure ? p ?? 0 : 0;
+    const q = this.pressure ? (p ?? 0) : 0;
     if (x === lx && y === ly && q === lp) return; // nothing new to draw
     if (t < lt) t = lt;
     if (this.count >= MAX_POINTS_PER_STROKE) {

@@ -51,7 +51,9 @@ export function pieceCount(s) {
 
 // Piece j as [ax, ay, cx, cy, bx, by, width].
 export function piece(s, j) {
-  const xs = s.xs, ys = s.ys, n = xs.length;
+  const xs = s.xs,
+    ys = s.ys,
+    n = xs.length;
   const w = widths(s)[j];
   if (n === 1) return [xs[0], ys[0], xs[0], ys[0], xs[0], ys[0], w];
   let ax, ay, bx, by, cx, cy;

@@ -464,8 +464,9 @@ export class InkSurface {
   // objects in order, so checking the first and last of them is enough).
   _snapHolds(vis) {
     const snap = this._snap;
-    return !!snap && snap.count > 0 && snap.count <= vis.length &&
-      vis[0] === snap.first && vis[snap.count - 1] === snap.last;
+    return (
+      !!snap && snap.count > 0 && snap.count <= vis.length && vis[0] === snap.first && vis[snap.count - 1] === snap.last
+    );
   }
 
   _advanceSnapshot(vis) {

@@ -68,7 +68,11 @@ export function wordCards(view, options = {}) {
               return h(
                 "li",
                 {},
-                h("button", { ...attrs, type: "button", disabled: used, onclick: () => options.onWord(number, card.label) }, body),
+                h(
+                  "button",
+                  { ...attrs, type: "button", disabled: used, onclick: () => options.onWord(number, card.label) },
+                  body,
+                ),
               );
             }
             return h("li", attrs, body);

@@ -59,11 +59,21 @@ export class Reveal {
       this.result.ended_by ? h("p", { class: "hint" }, t(`pm.ended_${this.result.ended_by}`)) : null,
       this.result.learning_round ? h("p", { class: "hint" }, t("pm.learning_round")) : null,
     );
-    this.parts.skip = h("button", { class: "btn small", type: "button", testid: "reveal-skip", onclick: () => this.pace.skip() }, t("pm.reveal_skip"));
+    this.parts.skip = h(
+      "button",
+      { class: "btn small", type: "button", testid: "reveal-skip", onclick: () => this.pace.skip() },
+      t("pm.reveal_skip"),
+    );
     this.parts.stacks = h("section", { class: "stacks", testid: "stacks" });
     this.parts.summary = h("section", { class: "summary", testid: "summary", hidden: true });
     this.parts.controls = h("section", { class: "review-controls", testid: "review-controls" });
-    main.append(this.parts.head, h("div", { class: "actions" }, this.parts.skip), this.parts.stacks, this.parts.summary, this.parts.controls);
+    main.append(
+      this.parts.head,
+      h("div", { class: "actions" }, this.parts.skip),
+      this.parts.stacks,
+      this.parts.summary,
+      this.parts.controls,
+    );
     screen.room.shell(screen.topline(), main);
     this.buildStacks();
     this.pace.start(STEP_MS);
@@ -84,12 +94,22 @@ export class Reveal {
       const list = h("ol", { class: "stack-guesses" });
       const el = h(
         "article",
-        { class: "stack-card", testid: `stack-${d.seat}`, dataset: { seat: String(d.seat) }, style: { "--c": colourCss(this.screen.player(d.seat)?.colour) } },
+        {
+          class: "stack-card",
+          testid: `stack-${d.seat}`,
+          dataset: { seat: String(d.seat) },
+          style: { "--c": colourCss(this.screen.player(d.seat)?.colour) },
+        },
         frame,
         h(
           "div",
           { class: "stack-body" },
-          h("div", { class: "stack-drawer" }, h("span", { class: "swatch small", style: { background: colourCss(this.screen.player(d.seat)?.colour) } }), nameTag(this.screen.name(d.seat), "stack-name")),
+          h(
+            "div",
+            { class: "stack-drawer" },
+            h("span", { class: "swatch small", style: { background: colourCss(this.screen.player(d.seat)?.colour) } }),
+            nameTag(this.screen.name(d.seat), "stack-name"),
+          ),
           word,
           list,
           this.replayButton(d.seat),
@@ -161,7 +181,12 @@ export class Reveal {
             h(
               "span",
               { class: "guess-what" },
-              h("span", { class: "guess-word", lang: deckLanguage() }, `${g.number} · `, wholeWords(this.wordFor(d, g.number))),
+              h(
+                "span",
+                { class: "guess-word", lang: deckLanguage() },
+                `${g.number} · `,
+                wholeWords(this.wordFor(d, g.number)),
+              ),
               h("span", { class: "verdict" }, verdict === "right" ? "✓" : verdict === "wrong" ? "✗" : "↩"),
               won ? h("span", { class: "token-won" }, stars(won)) : null,
             ),
@@ -202,10 +227,20 @@ export class Reveal {
         h(
           "th",
           { scope: "row" },
-          h("span", { class: "who" }, h("span", { class: "swatch small", style: { background: colourCss(screen.player(p.seat)?.colour) } }), nameTag(screen.name(p.seat))),
+          h(
+            "span",
+            { class: "who" },
+            h("span", { class: "swatch small", style: { background: colourCss(screen.player(p.seat)?.colour) } }),
+            nameTag(screen.name(p.seat)),
+          ),
           p.seat === sheep ? h("span", { class: "badge sheep", testid: "sheep-badge" }, t("pm.black_sheep")) : null,
         ),
-        h("td", {}, received.length ? `+${receivedSum}` : "0", received.length > 1 ? h("small", {}, ` (${received.join("+")})`) : null),
+        h(
+          "td",
+          {},
+          received.length ? `+${receivedSum}` : "0",
+          received.length > 1 ? h("small", {}, ` (${received.join("+")})`) : null,
+        ),
         h("td", {}, keptSum ? `−${keptSum}` : "0"),
         h("td", {}, black),
         h("td", { class: "score" }, p.score > 0 ? `+${p.score}` : String(p.score)),
@@ -225,7 +260,9 @@ export class Reveal {
       ),
       scoreTable(
         "score-table",
-        ["pm.col_player", "pm.col_received", "pm.col_kept", "pm.col_black", "pm.col_round", "pm.col_total"].map(heading),
+        ["pm.col_player", "pm.col_received", "pm.col_kept", "pm.col_black", "pm.col_round", "pm.col_total"].map(
+          heading,
+        ),
         rows,
         t("pm.scoring_title", { n: view.round }),
       ),
@@ -254,7 +291,9 @@ export class Reveal {
               h("span", { class: "swatch small", style: { background: colourCss(screen.player(d.seat)?.colour) } }),
               nameTag(screen.name(d.seat), "void-name"),
               d.void ? h("span", { class: "badge void-badge" }, t("pm.void")) : null,
-              d.void_votes.length ? h("small", { class: "muted" }, t("pm.void_votes", { n: d.void_votes.length })) : null,
+              d.void_votes.length
+                ? h("small", { class: "muted" }, t("pm.void_votes", { n: d.void_votes.length }))
+                : null,
               h("span", { class: "spacer" }),
               // 1st edition: nothing drawn is void without a vote.
               d.blank
@@ -268,7 +307,13 @@ export class Reveal {
                       "aria-pressed": String(mark),
                       onclick: () => screen.act({ type: "void", target: d.seat, void: !mark }),
                     },
-                    own ? (mark ? t("pm.void_withdraw") : t("pm.void_admit")) : mark ? t("pm.void_unvote") : t("pm.void_vote"),
+                    own
+                      ? mark
+                        ? t("pm.void_withdraw")
+                        : t("pm.void_admit")
+                      : mark
+                        ? t("pm.void_unvote")
+                        : t("pm.void_vote"),
                   ),
             );
           }),
@@ -295,7 +340,11 @@ export class Reveal {
     }
     if (screen.state.you.host) {
       buttons.push(
-        h("button", { class: "btn ghost", type: "button", testid: "host-next", onclick: () => screen.room.send({ t: "next" }) }, last ? t("pm.host_finish") : t("pm.host_next")),
+        h(
+          "button",
+          { class: "btn ghost", type: "button", testid: "host-next", onclick: () => screen.room.send({ t: "next" }) },
+          last ? t("pm.host_finish") : t("pm.host_next"),
+        ),
       );
     }
     const waiting = view.players.filter((p) => !p.confirmed).map((p) => screen.name(p.seat));
@@ -303,7 +352,9 @@ export class Reveal {
       this.parts.controls,
       parts,
       h("div", { class: "actions" }, buttons),
-      this.done && waiting.length ? h("p", { class: "hint", testid: "waiting-confirm" }, tn("pm.waiting_for", { names: nameList(waiting) })) : null,
+      this.done && waiting.length
+        ? h("p", { class: "hint", testid: "waiting-confirm" }, tn("pm.waiting_for", { names: nameList(waiting) }))
+        : null,
     );
   }
 }
