@@ -19,9 +19,9 @@ from atelier.ink.codec import (
     Op,
     Points,
     Undo,
-    _write_op,
     encode_batch,
 )
+from atelier.ink.codec.encode import write_op
 from atelier.ink.guard import COMPILED, InkGuard, restore
 from atelier.ink.synth import DEVICES, record
 
@@ -195,7 +195,7 @@ def _unchecked(ops: list[Op]) -> bytes:
     """The bytes of ``ops`` as a client could send them, right or wrong."""
     out: list[str] = []
     for op in ops:
-        _write_op(op, out)
+        write_op(op, out)
     bits = "".join(out)
     bits += "0" * (-len(bits) % 8)
     return bytes([1]) + int(bits, 2).to_bytes(len(bits) // 8, "big")

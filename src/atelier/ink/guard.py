@@ -28,10 +28,9 @@ from atelier.ink.codec import (
     InkError,
     Points,
     Stroke,
-    _decode_fast,
-    _Doubt,
     decode_batch,
 )
+from atelier.ink.codec.fast import Doubt, decode_fast
 from atelier.ink.presence import InkPresence, marks_of
 
 _LOW, _HIGH = -MARGIN, CANVAS_SIZE + MARGIN
@@ -89,8 +88,8 @@ class InkGuard:
         start = False if not self.open else (
             self.x, self.y, self.t, self.p, self.count, self.pressure)
         try:
-            batch, after = _decode_fast(data, start)
-        except _Doubt:
+            batch, after = decode_fast(data, start)
+        except Doubt:
             return None
         return batch.strokes_begun, batch.points, batch.tools, marks_of(batch), after
 
