@@ -1,8 +1,8 @@
 /* The guard's common case in C: one pass over a batch, checking it against the
  * stroke open before it, building no Python object per point.
  *
- * The server checks every batch it relays; in Python that was half of its
- * work (docs/performance.md). This walks the same bits as atelier.ink.codec
+ * The server checks every batch it relays; in Python that was the largest
+ * part of its work (docs/performance.md has the figures). This walks the same bits as atelier.ink.codec
  * (docs/ink.md) and accepts a batch only if the exact Python path would
  * accept it with the same result; anything else (every error included)
  * returns None, and guard.py then takes the exact path, which names the

@@ -2,9 +2,9 @@
 
 A room keeps every batch of the round's drawings in memory (a client that joins
 or reconnects is sent them all). As a list of ``bytes`` that is one reference per
-batch for Python's garbage collector to walk on every full collection: at 100
-drawing rooms, hundreds of thousands of them, and pauses of 20 to 60 ms several
-times a minute, which were most of the p99 delivery time (docs/performance.md).
+batch for Python's garbage collector to walk on every full collection: with many
+drawing rooms, its pauses were most of the slowest deliveries (docs/performance.md
+has the figures).
 Here a drawing is two objects the collector does not look into, whatever its
 length: a ``bytearray`` of the batches end to end and an ``array`` of where each ends.
 """

@@ -173,10 +173,9 @@ def without_workers(argv: list[str]) -> list[str]:
 
 def settle_heap() -> None:
     """Move everything loaded so far (the libraries, the app, the decks) out of
-    the garbage collector's sight. A full collection walks every tracked object;
-    with them it paused the server for about 100 ms several times a minute at
-    100 drawing rooms, the largest part of the p99 delivery time
-    (docs/performance.md). They live as long as the process anyway."""
+    the garbage collector's sight. A full collection walks every tracked object,
+    and with them its pauses were the largest part of the slowest deliveries
+    (docs/performance.md has the figures). They live as long as the process anyway."""
     gc.collect()
     gc.freeze()
 
@@ -288,7 +287,7 @@ def main(argv: list[str]) -> int:
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,
         # A phone that drops off the network without closing its socket shows
-        # as away within about 8 s (issue 11: absent players during a round).
+        # as away within two ping rounds (docs/party.md, absent players).
         ws_ping_interval=4,
         ws_ping_timeout=4,
         # forwarded headers are believed only from the named proxies (docs/deploy.md)
