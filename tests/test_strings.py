@@ -98,3 +98,19 @@ def test_ukrainian_strings_use_the_typographic_apostrophe_and_do_not_inflect_nam
     # "гравця {name}" reads a woman's name as a man's genitive (гравця Олександра).
     assert [k for k, v in ukrainian.items() if re.search(r"гравц\w* \{", v)] == []
     assert [k for k, v in ukrainian.items() if "Картк" in v or "картк" in v] == []
+
+
+def test_ukrainian_uses_the_em_dash_and_no_bracketed_gender_forms() -> None:
+    ukrainian = texts("uk")
+    # The en dash stays in ranges (1–6); between clauses Ukrainian uses —.
+    assert [k for k, v in ukrainian.items() if " – " in v] == []
+    # "вгадав(-ла)": a sentence that needs no gender reads better than brackets.
+    assert [k for k, v in ukrainian.items() if re.search(r"\w\(-\w+\)", v)] == []
+    assert re.search(r"\w\(-\w+\)", "вгадав(-ла)")
+
+
+def test_english_strings_use_typographic_quotes() -> None:
+    english = texts("en")
+    # A JSON example ([["hot dog", ...]]) keeps JSON's own quotes.
+    quoted = [k for k, v in english.items() if '"' in re.sub(r"\[\[.*\]\]", "", v)]
+    assert quoted == []

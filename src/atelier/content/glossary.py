@@ -21,6 +21,8 @@ from importlib import resources
 from atelier.content import check, plurals
 from atelier.i18n import LANGUAGES
 
+_FIELD = re.compile(r"\{\w*\}")
+
 
 @dataclass(frozen=True)
 class Avoid:
@@ -60,6 +62,7 @@ def glossary_findings(
             text = plurals.flat_text(value)
             if not isinstance(text, str):
                 continue
+            text = _FIELD.sub(" ", text)  # "{brushes}" names a field, not a word
             for avoid in words.get(lang, []):
                 if avoid.pattern.search(text):
                     yield check.Finding(
