@@ -180,7 +180,7 @@ def test_two_players_on_one_device(module_server: ServerProcess, page: Any,
                       encoding="utf-8")
     page.set_input_files(tid("piet-record-load-file"), str(record))
     page.wait_for_selector(tid("piet-record-loaded"))
-    assert "Moves from the record: 2" in page.inner_text(tid("piet-record-loaded"))
+    assert "2 moves from the record." in page.inner_text(tid("piet-record-loaded"))
     # Its headers set the paintbrushes, which stay as the record says.
     assert page.is_checked(tid("setting-brushes")) and page.is_disabled(tid("setting-brushes"))
     assert not page.locator("label[for=setting-record]").is_visible()

@@ -83,7 +83,7 @@ def test_a_finished_game_has_no_moves_and_a_result(
     [
         ("a1b1>a1\n# note\n\na1>a1\n", 4, "no piece on palette cell a1"),
         ("setup: beginner\na1b1>d1\n", 2, "would not fit"),
-        ("a1b1>a1\nzz\n", 2, 'Cannot read the move "zz"'),
+        ("a1b1>a1\nzz\n", 2, "Cannot read the move “zz”"),
         ("setup: weird\n", 1, "Cannot read the header"),
         ("a1>a1\nsetup: empty\n", 2, "Headers must come before"),
         ("a1>a1\na2c2>a1\n", 2, "connected"),

@@ -24,7 +24,7 @@ def test_settings_are_validated_and_completed() -> None:
         assert err.value.code == "bad_settings"
     with pytest.raises(RuleError) as err:
         GAME.validate_settings({}, 3)
-    assert err.value.code == "seat_count"
+    assert err.value.code == "seat_count_exact"
 
 
 def test_turns_are_enforced_and_the_view_is_public() -> None:

@@ -9,8 +9,14 @@ import string
 from collections import defaultdict
 from pathlib import Path
 
+from atelier.content.plurals import flat_text
 from atelier.errors import RuleError
 from atelier.i18n import LANGUAGES, catalog
+
+
+def texts(lang: str) -> dict[str, str]:
+    """A language's strings, each plural object's forms as one text."""
+    return {k: str(flat_text(v)) for k, v in catalog()[lang].items()}
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "atelier"
 RAISED = (
@@ -42,7 +48,7 @@ def test_the_scan_finds_the_errors_of_every_area() -> None:
 
 
 def test_every_raised_error_is_translated_in_every_language() -> None:
-    strings = catalog()
+    strings = {lang: texts(lang) for lang in LANGUAGES}
     missing = [
         (code, lang, sorted(modules))
         for code, modules in raised_codes().items()
@@ -53,7 +59,7 @@ def test_every_raised_error_is_translated_in_every_language() -> None:
 
 
 def test_translations_differ_from_english_and_keep_its_fields() -> None:
-    strings = catalog()
+    strings = {lang: texts(lang) for lang in LANGUAGES}
     for code in raised_codes():
         english = strings["en"][f"error.{code}"]
         for lang in ("de", "uk"):
@@ -78,7 +84,7 @@ AMERICAN = re.compile(
 
 
 def test_english_strings_use_british_spelling_and_one_apostrophe() -> None:
-    english = catalog()["en"]
+    english = texts("en")
     american = {k: m.group(0) for k, v in english.items() if (m := AMERICAN.search(v))}
     assert american == {}
     assert [k for k, v in english.items() if "'" in v] == []  # typographic ’ throughout
@@ -87,8 +93,24 @@ def test_english_strings_use_british_spelling_and_one_apostrophe() -> None:
 
 
 def test_ukrainian_strings_use_the_typographic_apostrophe_and_do_not_inflect_names() -> None:
-    ukrainian = catalog()["uk"]
+    ukrainian = texts("uk")
     assert [k for k, v in ukrainian.items() if "'" in v or "\u02bc" in v] == []
     # "гравця {name}" reads a woman's name as a man's genitive (гравця Олександра).
     assert [k for k, v in ukrainian.items() if re.search(r"гравц\w* \{", v)] == []
     assert [k for k, v in ukrainian.items() if "Картк" in v or "картк" in v] == []
+
+
+def test_ukrainian_uses_the_em_dash_and_no_bracketed_gender_forms() -> None:
+    ukrainian = texts("uk")
+    # The en dash stays in ranges (1–6); between clauses Ukrainian uses —.
+    assert [k for k, v in ukrainian.items() if " – " in v] == []
+    # "вгадав(-ла)": a sentence that needs no gender reads better than brackets.
+    assert [k for k, v in ukrainian.items() if re.search(r"\w\(-\w+\)", v)] == []
+    assert re.search(r"\w\(-\w+\)", "вгадав(-ла)")
+
+
+def test_english_strings_use_typographic_quotes() -> None:
+    english = texts("en")
+    # A JSON example ([["hot dog", ...]]) keeps JSON's own quotes.
+    quoted = [k for k, v in english.items() if '"' in re.sub(r"\[\[.*\]\]", "", v)]
+    assert quoted == []

@@ -4,23 +4,42 @@ Strings live in ``content/strings/*.json``; each file maps a language to
 ``{key: text}`` and belongs to one area (core, pictomania, piet, ui, ...), so
 that areas never edit the same file. Texts use ``str.format`` fields
 (``{name}``); a missing language falls back to English, a missing key to the key.
+
+A text that counts something is an object of plural forms instead of a
+string, one form for each CLDR plural category of its language (English and
+German: ``one``, ``other``; Ukrainian: ``one``, ``few``, ``many``, ``other``)::
+
+    "ig.points": {"one": "{count} point", "other": "{count} points"}
+
+The form is picked by the ``count`` field, or by the field that ``"by"`` names
+(``{"by": "max", "one": ..., "other": ...}``). The categories come from CLDR
+through Babel here and from ``Intl.PluralRules`` in the browser (``web/i18n.js``),
+so both pick the same form; ``content/plurals.py`` checks that every counted
+text has exactly its language's forms.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
 
+from babel import Locale
+
 LANGUAGES: tuple[str, ...] = ("en", "de", "uk")
 DEFAULT_LANGUAGE = "en"
+PLURAL_FIELD = "count"  # the field that picks a plural form unless "by" names another
+PLURAL_BY = "by"
+
+Text = str | dict[str, str]
 
 
 @cache
-def catalog() -> dict[str, dict[str, str]]:
+def catalog() -> dict[str, dict[str, Text]]:
     """Every language's strings, merged over all string files."""
-    merged: dict[str, dict[str, str]] = {lang: {} for lang in LANGUAGES}
+    merged: dict[str, dict[str, Text]] = {lang: {} for lang in LANGUAGES}
     folder = resources.files("atelier") / "content" / "strings"
     for entry in sorted(folder.iterdir(), key=lambda e: e.name):
         if not entry.name.endswith(".json"):
@@ -41,9 +60,37 @@ def pick_language(preferred: str | None) -> str:
     return DEFAULT_LANGUAGE
 
 
+@cache
+def _locale(lang: str) -> Locale:
+    return Locale.parse(lang)
+
+
+def plural_category(lang: str, number: float) -> str:
+    """The CLDR plural category of ``number`` in ``lang`` (one, few, many, other)."""
+    return str(_locale(lang).plural_form(number))
+
+
+def plural_categories(lang: str) -> frozenset[str]:
+    """The CLDR plural categories ``lang`` has, for whole and fractional counts."""
+    return frozenset(_locale(lang).plural_form.tags | {"other"})
+
+
+def pick_form(text: Text, lang: str, params: Mapping[str, Any]) -> str:
+    """The text to format: a plain string as it is, a plural object's form for its count."""
+    if isinstance(text, str):
+        return text
+    number = params.get(text.get(PLURAL_BY, PLURAL_FIELD))
+    if isinstance(number, bool) or not isinstance(number, int | float):
+        return text.get("other", "")
+    return text.get(plural_category(lang, number)) or text.get("other", "")
+
+
 def translate(key: str, lang: str = DEFAULT_LANGUAGE, /, **params: Any) -> str:
     strings = catalog()
-    text = strings.get(lang, {}).get(key) or strings[DEFAULT_LANGUAGE].get(key) or key
+    found = strings.get(lang, {}).get(key)
+    if not found:
+        lang, found = DEFAULT_LANGUAGE, strings[DEFAULT_LANGUAGE].get(key)
+    text = pick_form(found, lang, params) if found else key
     try:
         return text.format(**params)
     except (KeyError, IndexError, ValueError):

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
 from typing import Any
 
+from atelier.content import glossary, plurals
 from atelier.content.confusable import Entry, pairs
 from atelier.content.decks import (
     LEVELS,
@@ -453,6 +454,7 @@ def check_strings(root: Traversable, report: _Report) -> None:
             else:
                 defined_in[key] = file
             _check_key(data, key, file, report)
+        report.extend(file, [*plurals.plural_findings(data), *glossary.glossary_findings(data)])
 
 
 def _check_key(
@@ -460,7 +462,7 @@ def _check_key(
 ) -> None:
     fields: dict[str, set[str]] = {}
     for lang in LANGUAGES:
-        text = data.get(lang, {}).get(key)
+        text = plurals.flat_text(data.get(lang, {}).get(key))
         if text is None:
             report.add(file, "strings_missing", name=key, language=lang)
         elif not isinstance(text, str):

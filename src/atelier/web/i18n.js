@@ -41,9 +41,24 @@ export function has(key) {
   return Object.prototype.hasOwnProperty.call(strings, key);
 }
 
+// A text that counts something is an object of plural forms ({one, other}, and
+// few/many in Ukrainian); the count field (or the field its "by" names) picks
+// the form by the language's CLDR rules, as the server's i18n.py does.
+let rules = null;
+function template(key, params) {
+  const text = has(key) ? strings[key] : key;
+  if (typeof text === "string") return text;
+  const number = params[text.by || "count"];
+  if (typeof number !== "number") return text.other;
+  if (!rules || rules.resolvedOptions().locale.split("-")[0] !== current) {
+    rules = new Intl.PluralRules(current);
+  }
+  return text[rules.select(number)] ?? text.other;
+}
+
 // t("lobby.players", {count: 3}) with {name} fields, like the server's str.format.
 export function t(key, params = {}) {
-  const text = has(key) ? strings[key] : key;
+  const text = template(key, params);
   return text.replace(/\{(\w+)\}/g, (whole, name) =>
     Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole,
   );
@@ -52,7 +67,7 @@ export function t(key, params = {}) {
 // Like t(), for text with elements in it: a DOM node given as a field is put
 // in as it is (a name that must stay whole), so the result is a list for h().
 export function tn(key, params = {}) {
-  const text = has(key) ? strings[key] : key;
+  const text = template(key, params);
   return text.split(/(\{\w+\})/).filter((part) => part).map((part) => {
     const name = /^\{(\w+)\}$/.exec(part)?.[1];
     if (!name || !Object.prototype.hasOwnProperty.call(params, name)) return part;

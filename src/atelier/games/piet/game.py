@@ -124,7 +124,7 @@ class PietGame:
         return defaults(Settings)
 
     def validate_settings(self, settings: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
-        require(seats == 2, "seat_count", min=2, max=2)
+        require(seats == 2, "seat_count_exact", count=2)
         full = checked(Settings, settings)
         record = full["record"]
         if isinstance(record, str) and not record.strip():
