@@ -27,6 +27,7 @@ from atelier.content.decks import (
     MAX_WORD_LENGTH,
     WORDS_PER_CARD,
 )
+from atelier.content.meanings import PAIRS_FILE, clashes, read_pairs
 from atelier.i18n import LANGUAGES, translate
 
 _LEVEL_FILE = re.compile(r"level(\d+)\.json")
@@ -186,6 +187,21 @@ def confusable_words(
     return found
 
 
+def listed_pairs(
+    cards: Iterable[tuple[object, object]], reviewed: Sequence[tuple[str, str]]
+) -> list[Finding]:
+    """Entries of one level that a reviewer listed as a pair by meaning (see
+    :mod:`atelier.content.meanings`)."""
+    found: list[Finding] = []
+    for clash in clashes(cards, reviewed):
+        params: dict[str, Any] = {"card": clash.card, "word": clash.word, "other": clash.other}
+        if clash.card == clash.other_card:
+            found.append(Finding("deck_meaning_pair_card", params))
+        else:
+            found.append(Finding("deck_meaning_pair", {**params, "other_card": clash.other_card}))
+    return found
+
+
 def duplicate_ids(ids: Iterable[str]) -> list[Finding]:
     seen: set[str] = set()
     found: list[Finding] = []
@@ -267,8 +283,34 @@ def _dirs(folder: Traversable) -> list[Traversable]:
     return sorted(visible, key=lambda e: e.name)
 
 
+def _meaning_pairs(root: Traversable, report: _Report) -> dict[str, list[tuple[str, str]]]:
+    """The reviewer's pairs by meaning per language; none if the file is absent."""
+    entry = root / "decks" / PAIRS_FILE
+    file = f"decks/{PAIRS_FILE}"
+    if not entry.is_file():
+        return {}
+    data = _read_json(entry, file, report)
+    if data is None:
+        return {}
+    by_lang = read_pairs(data)
+    if by_lang is None:
+        report.add(file, "deck_meaning_pairs_bad")
+        return {}
+    for lang in by_lang:
+        if lang not in LANGUAGES:
+            report.add(
+                file, "content_unknown_language", language=lang, languages=", ".join(LANGUAGES)
+            )
+    return by_lang
+
+
 def _check_level_file(
-    data: Any, file: str, level: int, report: _Report, lang: str
+    data: Any,
+    file: str,
+    level: int,
+    report: _Report,
+    lang: str,
+    meaning_pairs: Sequence[tuple[str, str]] = (),
 ) -> list[str]:
     """Checks one level file; returns its card ids in order."""
     if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
@@ -313,12 +355,14 @@ def _check_level_file(
     }
     allowed = _allowed_pairs(data.get("confusable_ok"), words, file, report)
     report.extend(file, confusable_words(labelled, lang, allowed=allowed))
+    report.extend(file, listed_pairs(labelled, meaning_pairs))
     return ids
 
 
 def check_pictomania(root: Traversable, report: _Report) -> None:
     base = "decks/pictomania"
     ids: dict[int, dict[str, list[str]]] = {level: {} for level in LEVELS}
+    meaning_pairs = _meaning_pairs(root, report)
     for folder in _dirs(root / "decks" / "pictomania"):
         lang = folder.name
         if not folder.is_dir():
@@ -342,7 +386,13 @@ def check_pictomania(root: Traversable, report: _Report) -> None:
                 continue
             level = int(match.group(1))
             data = _read_json(entry, file, report)
-            found = [] if data is None else _check_level_file(data, file, level, report, lang)
+            found = (
+                []
+                if data is None
+                else _check_level_file(
+                    data, file, level, report, lang, meaning_pairs.get(lang, ())
+                )
+            )
             ids[level][lang] = found
     for level, by_lang in ids.items():
         if not by_lang:
