@@ -435,3 +435,29 @@ def test_the_shipped_pairs_fail_a_shipped_level_that_gets_one(tmp_path: Path) ->
     words[words.index("e-reader")] = "robot vacuum"
     level.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
     assert [p.finding.code for p in check_all(tree)] == ["deck_meaning_pair"]
+
+
+# --- Incognito glosses ------------------------------------------------------
+
+GLOSSES = "decks/incognito_glosses.json"
+
+
+def test_every_incognito_word_needs_a_gloss_and_every_gloss_a_word(root: Path) -> None:
+    write(root, GLOSSES, {"w001": "sock", "w002": "cat (the animal)"})
+    assert lines(root) == []
+    write(root, GLOSSES, {"w001": "sock", "w003": "kite (toy flown on a string)"})
+    assert lines(root) == [
+        "decks/incognito_glosses.json: Incognito word w002 has no gloss: name its object in "
+        "English, so that every language can be read against it.",
+        "decks/incognito_glosses.json: The gloss for w003 names no Incognito word.",
+    ]
+    write(root, GLOSSES, {"w001": "sock", "w002": " "})
+    assert [p.finding.code for p in check_all(root)] == ["incognito_glosses_bad"]
+
+
+def test_the_shipped_glosses_cover_every_incognito_word() -> None:
+    glosses = json.loads((Path(str(content_root())) / GLOSSES).read_text(encoding="utf-8"))
+    assert [p.line() for p in check_all(content_root())] == []
+    assert len(glosses) >= 150
+    # the senses the review found drifting: kite / dragon, nail / fingernail
+    assert "toy" in glosses["w025"] and "metal" in glosses["w089"]

@@ -27,7 +27,13 @@ from atelier.content.decks import (
     MAX_WORD_LENGTH,
     WORDS_PER_CARD,
 )
-from atelier.content.meanings import PAIRS_FILE, clashes, read_pairs
+from atelier.content.meanings import (
+    GLOSSES_FILE,
+    PAIRS_FILE,
+    clashes,
+    read_glosses,
+    read_pairs,
+)
 from atelier.i18n import LANGUAGES, translate
 
 _LEVEL_FILE = re.compile(r"level(\d+)\.json")
@@ -470,6 +476,33 @@ def check_incognito(root: Traversable, report: _Report) -> None:
                 )
     for by_lang in ids.values():
         _missing_per_language(by_lang, {lang: f"{base}/{lang}.json" for lang in by_lang}, report)
+    _check_glosses(root, ids["words"], report)
+
+
+def _check_glosses(
+    root: Traversable, word_ids: Mapping[str, Sequence[str]], report: _Report
+) -> None:
+    """Every Incognito word id has a gloss naming its object, and every gloss a word."""
+    entry = root / "decks" / GLOSSES_FILE
+    file = f"decks/{GLOSSES_FILE}"
+    if not entry.is_file():
+        return
+    data = _read_json(entry, file, report)
+    if data is None:
+        return
+    glosses = read_glosses(data)
+    if glosses is None:
+        report.add(file, "incognito_glosses_bad")
+        return
+    everywhere: dict[str, None] = {}
+    for ids in word_ids.values():
+        everywhere.update(dict.fromkeys(ids))
+    for word_id in everywhere:
+        if word_id not in glosses:
+            report.add(file, "incognito_gloss_missing", id=word_id)
+    for word_id in glosses:
+        if word_id not in everywhere:
+            report.add(file, "incognito_gloss_stale", id=word_id)
 
 
 def template_fields(text: str) -> set[str]:

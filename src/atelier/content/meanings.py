@@ -1,4 +1,6 @@
-"""Pairs by meaning: entries that one drawing cannot tell apart although they
+"""What a reviewer writes down about meanings, which spelling cannot show.
+
+**Pairs by meaning**: entries that one drawing cannot tell apart although they
 share no letters (hoover / robot vacuum, Skilift / Seilbahn, коробка / ящик).
 
 The mechanical check (:mod:`atelier.content.confusable`) compares spellings,
@@ -6,6 +8,13 @@ so it cannot see these. A reviewer keeps them per language in
 ``decks/meaning_pairs.json`` (see docs/decks.md); a level that holds both
 entries of a pair, on one card or on two, fails the deck check. A pair
 names entries as they are written on cards; case and spacing are ignored.
+
+**Glosses**: an Incognito word id is one object in every language, but its
+texts are chosen per language, and a word with two senses (Drachen: kite or
+dragon) drifts to the other one in translation. ``decks/incognito_glosses.json``
+names each id's object in English, unambiguously ("kite (toy flown on a
+string)"); the check makes sure every word id has one, so a reviewer reads
+each language against the gloss rather than against another translation.
 """
 
 from __future__ import annotations
@@ -17,6 +26,8 @@ from pydantic import RootModel, StrictStr, ValidationError
 
 PAIRS_FILE = "meaning_pairs.json"
 """Where the pairs live, under ``decks/``."""
+GLOSSES_FILE = "incognito_glosses.json"
+"""Where the Incognito glosses live, under ``decks/``."""
 
 
 class _PairsFile(RootModel[dict[str, list[tuple[StrictStr, StrictStr]]]]):
@@ -29,6 +40,19 @@ def read_pairs(data: object) -> dict[str, list[tuple[str, str]]] | None:
         return _PairsFile.model_validate(data).root
     except ValidationError:
         return None
+
+
+class _GlossesFile(RootModel[dict[str, StrictStr]]):
+    """``{"w001": "sock", "w025": "kite (toy flown on a string)", ...}``."""
+
+
+def read_glosses(data: object) -> dict[str, str] | None:
+    """Each word id's gloss, or None if ``data`` has another shape."""
+    try:
+        glosses = _GlossesFile.model_validate(data).root
+    except ValidationError:
+        return None
+    return glosses if all(text.strip() for text in glosses.values()) else None
 
 
 def _key(text: str) -> str:
