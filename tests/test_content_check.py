@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 from typing import Any
 
@@ -10,6 +11,7 @@ import pytest
 
 from atelier.content.check import check_all, stats
 from atelier.content.cli import main
+from atelier.content.decks import content_root
 
 LANGS = ("en", "de", "uk")
 
@@ -371,3 +373,91 @@ def test_a_reviewed_pair_is_allowed_and_a_stale_one_reported(root: Path) -> None
         "deck_confusable_ok_bad",
         "deck_confusable",
     ]
+
+
+# --- pairs by meaning ------------------------------------------------------
+
+PAIRS = "decks/meaning_pairs.json"
+
+
+def test_a_listed_pair_on_two_cards_of_a_level_fails_the_check(root: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    set_cards(root, "en", 2, with_words(2, "en", ["hoover"], ["robot vacuum"]))
+    assert lines(root) == []  # no shared letters: the mechanical check passes them
+    write(root, PAIRS, {"en": [["Robot  vacuum", "hoover"]], "de": [["Skilift", "Seilbahn"]]})
+    assert lines(root) == [
+        "decks/pictomania/en/level2.json: Card L2-002: “robot vacuum” and “hoover” on card "
+        "L2-001 of the same level are a listed pair that one drawing cannot tell apart "
+        "(decks/meaning_pairs.json)."
+    ]
+    assert main(["check", "--root", str(root)]) == 1
+    assert "robot vacuum" in capsys.readouterr().out
+
+
+def test_a_listed_pair_on_one_card_is_a_near_synonym(root: Path) -> None:
+    set_cards(root, "de", 1, with_words(1, "de", ["Suppe", "Eintopf"], []))
+    write(root, PAIRS, {"de": [["Suppe", "Eintopf"]]})
+    found = check_all(root)
+    assert [p.finding.code for p in found] == ["deck_meaning_pair_card"]
+    assert found[0].finding.message("de") == (
+        "Karte L1-001: „Eintopf“ und „Suppe“ sind ein gelistetes Paar, das gezeichnet nicht "
+        "zu unterscheiden ist (decks/meaning_pairs.json)."
+    )
+
+
+def test_a_pair_on_two_levels_or_in_another_language_passes(root: Path) -> None:
+    set_cards(root, "uk", 1, with_words(1, "uk", ["бігти"], []))
+    set_cards(root, "uk", 2, with_words(2, "uk", ["спринт"], []))
+    set_cards(root, "en", 2, with_words(2, "en", ["коробка"], ["ящик"]))
+    write(root, PAIRS, {"uk": [["спринт", "бігти"], ["коробка", "ящик"]]})
+    assert lines(root) == []
+
+
+def test_a_pairs_file_of_another_shape_is_reported(root: Path) -> None:
+    write(root, PAIRS, {"en": [["hoover", "robot vacuum", "mop"]]})
+    assert [p.finding.code for p in check_all(root)] == ["deck_meaning_pairs_bad"]
+    write(root, PAIRS, {"fr": [["aspirateur", "robot"]]})
+    assert lines(root) == [
+        "decks/meaning_pairs.json: Unknown language “fr”; the languages are en, de, uk."
+    ]
+
+
+def test_the_shipped_pairs_fail_a_shipped_level_that_gets_one(tmp_path: Path) -> None:
+    # the fixed decks pass; one listed word back on a card of its partner's level fails
+    tree = tmp_path / "content"
+    shutil.copytree(Path(str(content_root())), tree)
+    assert lines(tree) == []
+    pairs = json.loads((tree / PAIRS).read_text(encoding="utf-8"))
+    assert {"en", "de", "uk"} <= set(pairs)
+    level = tree / "decks/pictomania/en/level2.json"
+    data: dict[str, Any] = json.loads(level.read_text(encoding="utf-8"))
+    words = data["cards"][47]["words"]
+    assert "hoover" in data["cards"][44]["words"] and "robot vacuum" not in words
+    words[words.index("e-reader")] = "robot vacuum"
+    level.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    assert [p.finding.code for p in check_all(tree)] == ["deck_meaning_pair"]
+
+
+# --- Incognito glosses ------------------------------------------------------
+
+GLOSSES = "decks/incognito_glosses.json"
+
+
+def test_every_incognito_word_needs_a_gloss_and_every_gloss_a_word(root: Path) -> None:
+    write(root, GLOSSES, {"w001": "sock", "w002": "cat (the animal)"})
+    assert lines(root) == []
+    write(root, GLOSSES, {"w001": "sock", "w003": "kite (toy flown on a string)"})
+    assert lines(root) == [
+        "decks/incognito_glosses.json: Incognito word w002 has no gloss: name its object in "
+        "English, so that every language can be read against it.",
+        "decks/incognito_glosses.json: The gloss for w003 names no Incognito word.",
+    ]
+    write(root, GLOSSES, {"w001": "sock", "w002": " "})
+    assert [p.finding.code for p in check_all(root)] == ["incognito_glosses_bad"]
+
+
+def test_the_shipped_glosses_cover_every_incognito_word() -> None:
+    glosses = json.loads((Path(str(content_root())) / GLOSSES).read_text(encoding="utf-8"))
+    assert [p.line() for p in check_all(content_root())] == []
+    assert len(glosses) >= 150
+    # the senses the review found drifting: kite / dragon, nail / fingernail
+    assert "toy" in glosses["w025"] and "metal" in glosses["w089"]

@@ -111,6 +111,6 @@ def test_ukrainian_uses_the_em_dash_and_no_bracketed_gender_forms() -> None:
 
 def test_english_strings_use_typographic_quotes() -> None:
     english = texts("en")
-    # A JSON example ([["hot dog", ...]]) keeps JSON's own quotes.
-    quoted = [k for k, v in english.items() if '"' in re.sub(r"\[\[.*\]\]", "", v)]
+    # A JSON example ([["hot dog", ...]] or {{"w025": ...}}) keeps JSON's own quotes.
+    quoted = [k for k, v in english.items() if '"' in re.sub(r"\[\[.*\]\]|\{\{.*\}\}", "", v)]
     assert quoted == []

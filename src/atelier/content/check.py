@@ -28,6 +28,25 @@ from atelier.content.decks import (
     MAX_WORD_LENGTH,
     WORDS_PER_CARD,
 )
+from atelier.content.meanings import (
+    GLOSSES_FILE,
+    PAIRS_FILE,
+    clashes,
+    read_glosses,
+    read_pairs,
+)
+from atelier.content.models import (
+    CARD,
+    ITEM,
+    ITEMS,
+    LEVEL_FILE,
+    OBJECT,
+    STRINGS_FILE,
+    TEXT,
+    WORD_PAIRS,
+    parsed,
+    texts,
+)
 from atelier.i18n import LANGUAGES, translate
 
 _LEVEL_FILE = re.compile(r"level(\d+)\.json")
@@ -91,18 +110,21 @@ def _text_findings(
 
 def card_findings(card: object, words: object, theme: object = "") -> list[Finding]:
     """Problems of one card on its own; ``card`` labels it (id or number)."""
-    if not isinstance(words, list):
+    entries = parsed(ITEMS, words)
+    if entries is None:
         return [Finding("deck_words_missing", {"card": card})]
     found: list[Finding] = []
-    if len(words) != WORDS_PER_CARD:
+    if len(entries) != WORDS_PER_CARD:
         found.append(
             Finding(
-                "deck_card_size", {"card": card, "count": len(words), "expected": WORDS_PER_CARD}
+                "deck_card_size",
+                {"card": card, "count": len(entries), "expected": WORDS_PER_CARD},
             )
         )
     first_at: dict[str, int] = {}
-    for position, word in enumerate(words, 1):
-        if not isinstance(word, str):
+    for position, entry in enumerate(entries, 1):
+        word = parsed(TEXT, entry)
+        if word is None:
             found.append(Finding("deck_word_not_text", {"card": card, "position": position}))
             continue
         found.extend(_text_findings(card, position, word, MAX_WORD_LENGTH))
@@ -123,10 +145,11 @@ def card_findings(card: object, words: object, theme: object = "") -> list[Findi
             )
         else:
             first_at[key] = position
-    if not isinstance(theme, str):
+    text = parsed(TEXT, theme)
+    if text is None:
         found.append(Finding("deck_theme_not_text", {"card": card}))
-    elif theme:
-        found.extend(_text_findings(card, 0, theme, MAX_THEME_LENGTH, "theme"))
+    elif text:
+        found.extend(_text_findings(card, 0, text, MAX_THEME_LENGTH, "theme"))
     return found
 
 
@@ -136,9 +159,7 @@ def repeated_words(cards: Iterable[tuple[object, object]]) -> list[Finding]:
     first_card: dict[str, object] = {}
     found: list[Finding] = []
     for label, words in cards:
-        if not isinstance(words, list):
-            continue
-        for word in dict.fromkeys(w for w in words if isinstance(w, str)):
+        for word in dict.fromkeys(texts(words)):
             key = norm(word)
             if not key:
                 continue
@@ -158,8 +179,7 @@ def _entries(cards: Iterable[tuple[object, object]], builtin: bool = False) -> l
     return [
         Entry(label, word, builtin)
         for label, words in cards
-        if isinstance(words, list)
-        for word in dict.fromkeys(w for w in words if isinstance(w, str) and w.strip())
+        for word in dict.fromkeys(w for w in texts(words) if w.strip())
     ]
 
 
@@ -184,6 +204,21 @@ def confusable_words(
             found.append(Finding("deck_confusable_card", params))
         else:
             found.append(Finding("deck_confusable", {**params, "other_card": b.card}))
+    return found
+
+
+def listed_pairs(
+    cards: Iterable[tuple[object, object]], reviewed: Sequence[tuple[str, str]]
+) -> list[Finding]:
+    """Entries of one level that a reviewer listed as a pair by meaning (see
+    :mod:`atelier.content.meanings`)."""
+    found: list[Finding] = []
+    for clash in clashes(cards, reviewed):
+        params: dict[str, Any] = {"card": clash.card, "word": clash.word, "other": clash.other}
+        if clash.card == clash.other_card:
+            found.append(Finding("deck_meaning_pair_card", params))
+        else:
+            found.append(Finding("deck_meaning_pair", {**params, "other_card": clash.other_card}))
     return found
 
 
@@ -227,20 +262,15 @@ def _allowed_pairs(
     """A level file's ``confusable_ok``: pairs reviewed and kept on purpose."""
     if raw is None:
         return []
-    if not (
-        isinstance(raw, list)
-        and all(
-            isinstance(p, list) and len(p) == 2 and all(isinstance(w, str) for w in p)
-            for p in raw
-        )
-    ):
+    pairs = parsed(WORD_PAIRS, raw)
+    if pairs is None:
         report.add(file, "deck_confusable_ok_bad")
         return []
-    for pair in raw:
+    for pair in pairs:
         for word in pair:
             if norm(word) not in words:
                 report.add(file, "deck_confusable_ok_stale", word=word)
-    return [(a, b) for a, b in raw]
+    return pairs
 
 
 def _missing_per_language(
@@ -268,58 +298,78 @@ def _dirs(folder: Traversable) -> list[Traversable]:
     return sorted(visible, key=lambda e: e.name)
 
 
+def _meaning_pairs(root: Traversable, report: _Report) -> dict[str, list[tuple[str, str]]]:
+    """The reviewer's pairs by meaning per language; none if the file is absent."""
+    entry = root / "decks" / PAIRS_FILE
+    file = f"decks/{PAIRS_FILE}"
+    if not entry.is_file():
+        return {}
+    data = _read_json(entry, file, report)
+    if data is None:
+        return {}
+    by_lang = read_pairs(data)
+    if by_lang is None:
+        report.add(file, "deck_meaning_pairs_bad")
+        return {}
+    for lang in by_lang:
+        if lang not in LANGUAGES:
+            report.add(
+                file, "content_unknown_language", language=lang, languages=", ".join(LANGUAGES)
+            )
+    return by_lang
+
+
 def _check_level_file(
-    data: Any, file: str, level: int, report: _Report, lang: str
+    data: Any,
+    file: str,
+    level: int,
+    report: _Report,
+    lang: str,
+    meaning_pairs: Sequence[tuple[str, str]] = (),
 ) -> list[str]:
     """Checks one level file; returns its card ids in order."""
-    if not isinstance(data, dict) or not isinstance(data.get("cards"), list):
+    deck = parsed(LEVEL_FILE, data)
+    if deck is None:
         report.add(file, "deck_bad_shape")
         return []
     ids: list[str] = []
     labelled: list[tuple[object, object]] = []
     id_pattern = re.compile(rf"L{level}-\d{{3}}")
-    for number, raw in enumerate(data["cards"], 1):
-        if not isinstance(raw, dict):
+    for number, raw in enumerate(deck.cards, 1):
+        card = parsed(CARD, raw)
+        if card is None:
             report.add(file, "deck_card_not_object", card=number)
             continue
-        card_id = raw.get("id")
+        card_id = card.card_id
         label: object = number
-        if not isinstance(card_id, str) or not card_id:
+        if card_id is None:
             report.add(file, "deck_id_missing", card=number)
         else:
             label = card_id
             ids.append(card_id)
             if not id_pattern.fullmatch(card_id):
                 report.add(file, "deck_id_level", id=card_id, level=level, example=f"L{level}-001")
-        for key in raw:
-            if key not in ("id", "theme", "words", "level"):
-                report.add(file, "deck_unknown_field", card=label, field=key)
-        if "level" in raw and raw["level"] != level:
-            report.add(
-                file, "deck_level_mismatch", card=label, level=raw["level"], file_level=level
-            )
-        theme = raw.get("theme")
-        if theme is None or theme == "":
+        for key in card.unknown_fields:
+            report.add(file, "deck_unknown_field", card=label, field=key)
+        if "level" in card.model_fields_set and card.level != level:
+            report.add(file, "deck_level_mismatch", card=label, level=card.level, file_level=level)
+        if card.theme is None or card.theme == "":
             report.add(file, "deck_theme_missing", card=label)
-        report.extend(file, card_findings(label, raw.get("words"), theme or ""))
-        labelled.append((label, raw.get("words")))
+        report.extend(file, card_findings(label, card.words, card.theme or ""))
+        labelled.append((label, card.words))
     report.extend(file, duplicate_ids(ids))
     report.extend(file, repeated_words(labelled))
-    words = {
-        norm(w)
-        for _, ws in labelled
-        if isinstance(ws, list)
-        for w in ws
-        if isinstance(w, str)
-    }
-    allowed = _allowed_pairs(data.get("confusable_ok"), words, file, report)
+    words = {norm(w) for _, ws in labelled for w in texts(ws)}
+    allowed = _allowed_pairs(deck.confusable_ok, words, file, report)
     report.extend(file, confusable_words(labelled, lang, allowed=allowed))
+    report.extend(file, listed_pairs(labelled, meaning_pairs))
     return ids
 
 
 def check_pictomania(root: Traversable, report: _Report) -> None:
     base = "decks/pictomania"
     ids: dict[int, dict[str, list[str]]] = {level: {} for level in LEVELS}
+    meaning_pairs = _meaning_pairs(root, report)
     for folder in _dirs(root / "decks" / "pictomania"):
         lang = folder.name
         if not folder.is_dir():
@@ -343,7 +393,13 @@ def check_pictomania(root: Traversable, report: _Report) -> None:
                 continue
             level = int(match.group(1))
             data = _read_json(entry, file, report)
-            found = [] if data is None else _check_level_file(data, file, level, report, lang)
+            found = (
+                []
+                if data is None
+                else _check_level_file(
+                    data, file, level, report, lang, meaning_pairs.get(lang, ())
+                )
+            )
             ids[level][lang] = found
     for level, by_lang in ids.items():
         if not by_lang:
@@ -360,22 +416,19 @@ def check_pictomania(root: Traversable, report: _Report) -> None:
 
 
 def _check_items(data: Any, kind: str, limit: int, file: str, report: _Report) -> list[str]:
-    items = data.get(kind) if isinstance(data, dict) else None
-    if not isinstance(items, list):
+    fields = parsed(OBJECT, data)
+    items = parsed(ITEMS, fields.get(kind)) if fields is not None else None
+    if items is None:
         report.add(file, "incognito_list_missing", list=kind)
         return []
     ids: list[str] = []
     first: dict[str, str] = {}
     for number, raw in enumerate(items, 1):
-        if not (
-            isinstance(raw, dict)
-            and isinstance(raw.get("id"), str)
-            and raw["id"]
-            and isinstance(raw.get("text"), str)
-        ):
+        item = parsed(ITEM, raw)
+        if item is None:
             report.add(file, "incognito_item_bad", list=kind, number=number)
             continue
-        item_id, text = raw["id"], raw["text"]
+        item_id, text = item.id, item.text
         ids.append(item_id)
         if not text.strip():
             report.add(file, "incognito_text_empty", id=item_id)
@@ -421,6 +474,33 @@ def check_incognito(root: Traversable, report: _Report) -> None:
                 )
     for by_lang in ids.values():
         _missing_per_language(by_lang, {lang: f"{base}/{lang}.json" for lang in by_lang}, report)
+    _check_glosses(root, ids["words"], report)
+
+
+def _check_glosses(
+    root: Traversable, word_ids: Mapping[str, Sequence[str]], report: _Report
+) -> None:
+    """Every Incognito word id has a gloss naming its object, and every gloss a word."""
+    entry = root / "decks" / GLOSSES_FILE
+    file = f"decks/{GLOSSES_FILE}"
+    if not entry.is_file():
+        return
+    data = _read_json(entry, file, report)
+    if data is None:
+        return
+    glosses = read_glosses(data)
+    if glosses is None:
+        report.add(file, "incognito_glosses_bad")
+        return
+    everywhere: dict[str, None] = {}
+    for ids in word_ids.values():
+        everywhere.update(dict.fromkeys(ids))
+    for word_id in everywhere:
+        if word_id not in glosses:
+            report.add(file, "incognito_gloss_missing", id=word_id)
+    for word_id in glosses:
+        if word_id not in everywhere:
+            report.add(file, "incognito_gloss_stale", id=word_id)
 
 
 def template_fields(text: str) -> set[str]:
@@ -437,24 +517,25 @@ def check_strings(root: Traversable, report: _Report) -> None:
         data = _read_json(entry, file, report)
         if data is None:
             continue
-        if not isinstance(data, dict) or not all(isinstance(v, dict) for v in data.values()):
+        table = parsed(STRINGS_FILE, data)
+        if table is None:
             report.add(file, "strings_bad_shape")
             continue
-        for lang in data:
+        for lang in table:
             if lang not in LANGUAGES:
                 report.add(
                     file, "content_unknown_language", language=lang, languages=", ".join(LANGUAGES)
                 )
         keys: dict[str, None] = {}
         for lang in LANGUAGES:
-            keys.update(dict.fromkeys(data.get(lang, {})))
+            keys.update(dict.fromkeys(table.get(lang, {})))
         for key in keys:
             if key in defined_in:
                 report.add(file, "strings_twice", name=key, other=defined_in[key])
             else:
                 defined_in[key] = file
-            _check_key(data, key, file, report)
-        report.extend(file, [*plurals.plural_findings(data), *glossary.glossary_findings(data)])
+            _check_key(table, key, file, report)
+        report.extend(file, [*plurals.plural_findings(table), *glossary.glossary_findings(table)])
 
 
 def _check_key(
@@ -462,10 +543,12 @@ def _check_key(
 ) -> None:
     fields: dict[str, set[str]] = {}
     for lang in LANGUAGES:
-        text = plurals.flat_text(data.get(lang, {}).get(key))
-        if text is None:
+        raw = data.get(lang, {}).get(key)
+        # a plural object is checked as its forms together (fields, emptiness)
+        text = parsed(TEXT, plurals.flat_text(raw))
+        if raw is None:
             report.add(file, "strings_missing", name=key, language=lang)
-        elif not isinstance(text, str):
+        elif text is None:
             report.add(file, "strings_not_text", name=key, language=lang)
         elif not text.strip():
             report.add(file, "strings_empty", name=key, language=lang)
@@ -498,8 +581,9 @@ def _count(entry: Traversable, key: str) -> int:
         data = json.loads(entry.read_text(encoding="utf-8"))
     except (ValueError, UnicodeDecodeError):
         return 0
-    items = data.get(key) if isinstance(data, dict) else None
-    return len(items) if isinstance(items, list) else 0
+    fields = parsed(OBJECT, data)
+    items = parsed(ITEMS, fields.get(key)) if fields is not None else None
+    return len(items) if items is not None else 0
 
 
 def stats(root: Traversable) -> dict[str, dict[str, dict[str, int]]]:

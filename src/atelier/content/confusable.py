@@ -22,7 +22,8 @@ Limits: synonyms and meanings (stonemason / sculptor, climate change / global
 warming, burnout / exhaustion) are not caught; Ukrainian vowel alternations
 (кінь / коня) and irregular forms are missed; a short stem (under four
 letters) is only matched whole. A reviewed pair that is fine may be listed
-in a level file's ``"confusable_ok"`` (see docs/decks.md).
+in a level file's ``"confusable_ok"`` (see docs/decks.md); pairs that clash
+by meaning alone are listed by a reviewer instead (:mod:`atelier.content.meanings`).
 """
 
 from __future__ import annotations
