@@ -254,6 +254,18 @@ def test_export_then_parse_gives_the_same_deck(deck: list[Card], fmt: str) -> No
 # --- confusable words --------------------------------------------------------
 
 
+def test_cards_without_ids_are_still_compared_with_each_other() -> None:
+    """Two cards with no id are two cards: their look-alike words are found
+    before the deck is exported, as parsing it again would find them."""
+    deck = [
+        Card("", 1, ("4", "5", "6", "7", "8", "0000", "ATELA0AAB"), ""),
+        Card("", 1, ("0", "1", "2", "3", "00", "000", "ATELA0AAA"), ""),
+    ]
+    assert confusable_findings(deck, None)
+    with pytest.raises(RuleError):
+        parse_deck(export_deck(deck, "json"))
+
+
 def _deck(*cards: tuple[int, list[str]]) -> str:
     return json.dumps({"cards": [{"level": lv, "words": ws} for lv, ws in cards]})
 

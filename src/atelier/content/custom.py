@@ -97,8 +97,11 @@ def confusable_findings(
     """Confusable words within each level of a custom deck and, when it is
     played alongside them, against the ``builtin`` cards of the same level."""
     found: list[Finding] = []
+    # A card without an id is named by its place in the deck: two cards with the
+    # same empty name would pass for one card, whose words are not compared.
+    named = [(c.id or n, c) for n, c in enumerate(cards, 1)]
     for level in LEVELS:
-        mine = [(c.id, list(c.words)) for c in cards if c.level == level]
+        mine = [(name, list(c.words)) for name, c in named if c.level == level]
         if mine:
             theirs = [(c.id, list(c.words)) for c in builtin if c.level == level]
             found.extend(confusable_words(mine, lang, theirs))
