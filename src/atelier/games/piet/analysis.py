@@ -30,7 +30,7 @@ from atelier.games.piet.rules import OVER, Move, State, legal_moves, play
 
 DEFAULT_BUDGET = 120
 """Played-out games per position: the budget docs/piet.md recommends."""
-NODES_PER_GAME = 250
+NODES_PER_GAME = 500
 """Solver positions allowed per played-out game of budget (one game played out
 costs about as much as that many positions searched), never fewer than the
 hard engine's own endgame budget."""
