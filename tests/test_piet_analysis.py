@@ -112,6 +112,8 @@ def test_a_rating_plays_out_no_more_games_than_its_budget(monkeypatch: pytest.Mo
         played = 0
         value_of(MIDDLE, legal_moves(MIDDLE)[0], budget, 1)
         assert played == budget
+    # No budget at all still rates every move, on one game each at least.
+    assert len(rate_moves(MIDDLE, 0, 1)) == len(legal_moves(MIDDLE))
 
 
 def test_an_illegal_move_or_a_finished_game_is_refused() -> None:
