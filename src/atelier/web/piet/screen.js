@@ -13,6 +13,7 @@ import { drawCanvases, drawPalette } from "./cells.js";
 import { emptyChoice, hoverCanvas, tapCanvas, tapPalette } from "./choice.js";
 import { pietLobbyCards } from "./lobbycard.js";
 import { recordPanel } from "./record.js";
+import { hintMarks, hintPanel } from "./hints.js";
 import { connectSecond, sendMove } from "./seats.js";
 import { readView } from "./view.js";
 
@@ -39,6 +40,10 @@ export class PietScreen {
     this.second = null; // the hot-seat player's connection (seat.js), if any
     this.secondSeat = null;
     this.sending = false;
+    this.hint = null; // the engine's answer for one position (hints.js)
+    this.asking = false;
+    this.marks = hintMarks(this);
+    this.extraActions = () => hintPanel(this);
     this.resetChoice();
     this.connectSecond();
   }

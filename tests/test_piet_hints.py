@@ -1,0 +1,84 @@
+"""Piet hints on a real server: allowed against the computer, refused between
+two people unless they agreed in the lobby, logged in the record, and the
+engine's answer only for the position whose player asked."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+
+from atelier.games.piet.ai import choose_move
+from atelier.games.piet.coach import HINT_BUDGET, seed_of
+from atelier.games.piet.game import HINT_COMMENT
+from atelier.games.piet.notation import format_move, read_record
+from conftest import ServerProcess, create_room
+from ws_players import WsPlayer
+
+
+def refused(player: WsPlayer, action: dict[str, Any]) -> str:
+    player.ws.send(json.dumps({"t": "act", "action": action, "id": 99}))
+    reply = player.expect(lambda m: m.get("t") in ("ack", "error") and m.get("id") == 99)
+    assert reply["t"] == "error", reply
+    code: str = reply["code"]
+    return code
+
+
+def two_people(server: ServerProcess, settings: dict[str, Any]) -> tuple[str, WsPlayer, WsPlayer]:
+    code = create_room(server.http, "piet", settings)
+    ann, bob = WsPlayer(server.ws, code), WsPlayer(server.ws, code)
+    ann.join("Ann", "red")
+    bob.join("Bob", "blue")
+    ann.request({"t": "start"})
+    ann.state(lambda m: bool(m.get("game")) and m["game"]["phase"] == "painting")
+    return code, ann, bob
+
+
+def test_hints_are_refused_between_people_unless_both_agreed(server: ServerProcess) -> None:
+    code, ann, bob = two_people(server, {})
+    assert refused(ann, {"type": "hint"}) == "piet.hints_off"
+    answer = httpx.get(f"{server.http}/api/rooms/{code}/advice/hint?lang=de")
+    assert answer.status_code == 400
+    assert answer.json()["code"] == "piet.hint_not_asked"
+    assert "Tipp" in answer.json()["message"]
+    for p in (ann, bob):
+        p.close()
+
+    code, ann, bob = two_people(server, {"hints": True})
+    assert refused(bob, {"type": "hint"}) == "not_your_turn"
+    ann.act({"type": "hint"})
+    answer = httpx.get(f"{server.http}/api/rooms/{code}/advice/hint")
+    assert answer.status_code == 200, answer.text
+    ann.act({"type": "move", "move": answer.json()["move"]})
+    # the position has moved on: its hint was for the one before
+    assert httpx.get(f"{server.http}/api/rooms/{code}/advice/hint").status_code == 400
+    state = bob.state(lambda m: len(m["game"]["moves"]) == 1)
+    assert state["game"]["hinted"] == [0]
+    record = state["game"]["record"].splitlines()
+    assert record[2:4] == [HINT_COMMENT, answer.json()["move"]]
+    for p in (ann, bob):
+        p.close()
+
+
+def test_a_hint_is_the_hard_computers_move_with_its_worth(server: ServerProcess) -> None:
+    code = create_room(server.http, "piet", {"opponent": "easy"})
+    ann = WsPlayer(server.ws, code)
+    ann.join("Ann", "red")
+    ann.request({"t": "start"})
+    state = ann.state(lambda m: bool(m.get("game")) and m["game"]["to_move"] == 0)
+    ann.act({"type": "hint"})
+    mine = state["game"]["legal_moves"][0]
+    answer = httpx.get(f"{server.http}/api/rooms/{code}/advice/hint",
+                       params={"against": mine})
+    assert answer.status_code == 200, answer.text
+    hint = answer.json()
+    record = state["game"]["record"]
+    board = read_record(record).final
+    assert hint["move"] == format_move(choose_move(board, "hard", seed_of(record), HINT_BUDGET))
+    assert hint["against"]["move"] == mine
+    assert isinstance(hint["margin"], float | int)
+    # asked again: the same answer (kept, and deterministic anyway)
+    assert httpx.get(f"{server.http}/api/rooms/{code}/advice/hint",
+                     params={"against": mine}).json() == hint
+    ann.close()
