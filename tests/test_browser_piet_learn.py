@@ -5,6 +5,7 @@ in all three languages, and a puzzle; axe-core finds no serious issue."""
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -13,8 +14,9 @@ import pytest
 
 from atelier.games.piet.ai import choose_move
 from atelier.games.piet.coach import HINT_BUDGET, seed_of
-from atelier.games.piet.notation import format_move, read_record
-from browser_helpers import PHONE, server_view
+from atelier.games.piet.notation import Record, format_move, read_record
+from atelier.games.piet.rules import OVER, Move, new_game, play
+from browser_helpers import ARTIFACTS, PHONE, server_view
 from conftest import ServerProcess
 
 pytestmark = [
@@ -88,3 +90,81 @@ def test_a_hint_shows_the_hard_computers_move_on_the_board(module_server: Server
     assert game["hinted"] == [0] and "# hint" in game["record"]
     no_wider_than_the_phone(phone)
     assert axe_problems(phone) == []
+
+
+def nearly_over(human: int = 0) -> str:
+    """A record of an easy-against-easy game stopped a few moves before its end,
+    at a position where ``human`` is to move (the room's computer has the other seat)."""
+    board = new_game()
+    moves: list[Move] = []
+    boards = [board]
+    seed = 0
+    while board.phase != OVER:
+        move = choose_move(board, "easy", seed)
+        seed += 1
+        board, _ = play(board, move)
+        moves.append(move)
+        boards.append(board)
+    cut = next(k for k in range(len(moves) - 3, 0, -1)
+               if boards[k].to_move == human and boards[k].phase != OVER)
+    return Record("beginner", False, moves[:cut]).text()
+
+
+def play_to_the_end(page: Any) -> None:
+    while True:
+        page.wait_for_function("""() => {
+            const m = document.querySelector('[data-testid=piet]');
+            return m && (m.dataset.phase === 'over' || m.dataset.actor === '0');
+        }""")
+        if page.get_attribute(tid("piet"), "data-phase") == "over":
+            return
+        moves = page.get_attribute(tid("piet"), "data-moves")
+        if page.get_attribute(tid("piet"), "data-phase") == "painting":
+            page.click(f"{tid('piet-palette')} .piet-cell:not([disabled])")
+            page.click(f"{tid('piet-canvas-0')} .piet-cell.target")
+            page.click(tid("piet-place"))
+        else:
+            page.click(f"{tid('piet-actions')} .piet-colour:not([disabled])")
+            page.click(f"{tid('piet-palette')} .piet-cell.fillable")
+        page.wait_for_function(
+            "(n) => document.querySelector('[data-testid=piet]')?.dataset.moves !== n", arg=moves)
+
+
+def test_the_review_opens_from_game_over_and_at_once_the_second_time(
+        module_server: ServerProcess, phone: Any) -> None:
+    r = httpx.post(module_server.http + "/api/rooms", json={
+        "game": "piet", "settings": {"opponent": "easy", "record": nearly_over()}})
+    code = r.json()["code"]
+    phone.goto(f"{module_server.http}/r/{code}")
+    phone.fill(tid("join-name"), "Ann")
+    phone.click(tid("join-submit"))
+    phone.click(tid("start-game"))
+    play_to_the_end(phone)
+    phone.click(tid("piet-review-open"))
+    phone.wait_for_selector(f"{tid('piet-review')}[data-ready='1']", timeout=120_000)
+    total = len(server_view(module_server, code)["moves"])
+    assert phone.locator(tid("piet-review-move")).count() == total
+    assert phone.locator(f"{tid('piet-review-chart')} polyline").count() == 1
+    turning = phone.locator(f"{tid('piet-review-move')}.turning").count()
+    assert phone.locator(f"{tid('piet-review-chart')} .piet-chart-turn").count() >= turning - 1
+    # "show the best move here": the position before that move, the best move ringed
+    last = phone.locator(tid("piet-review-move")).nth(total - 1)
+    last.locator("button").click()
+    assert "here" in (last.get_attribute("class") or "")
+    assert last.locator("button").get_attribute("aria-pressed") == "true"
+    best = phone.locator(f"{tid('piet-review-board')} .piet-cell.hinted, "
+                         f"{tid('piet-review-palette')} .piet-cell.hinted")
+    assert best.count() >= 1
+    no_wider_than_the_phone(phone)
+    assert axe_problems(phone) == []
+    ARTIFACTS.mkdir(exist_ok=True)
+    phone.screenshot(path=str(ARTIFACTS / "piet-review-phone.png"), full_page=True)
+    # back to the game, and the room's link with ?review opens it again, computed already
+    phone.click(tid("piet-review-close"))
+    phone.wait_for_selector(tid("piet-result"))
+    started = time.monotonic()
+    again = httpx.get(f"{module_server.http}/api/rooms/{code}/advice/review", timeout=60)
+    assert again.status_code == 200 and time.monotonic() - started < 2.0
+    phone.goto(f"{module_server.http}/r/{code}?review")
+    phone.wait_for_selector(f"{tid('piet-review')}[data-ready='1']")
+    assert len(again.json()["plies"]) == total

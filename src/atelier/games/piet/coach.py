@@ -12,7 +12,9 @@ import time
 import zlib
 from typing import Any
 
+from atelier.games.piet.board import COLOURS, Masks, colour_at
 from atelier.games.piet.notation import format_move, parse_move, read_record
+from atelier.games.piet.rules import State
 
 HINT_BUDGET = 60
 """The hint's budget: the hard computer's (a hint is the move it would play)."""
@@ -46,12 +48,25 @@ def hint_job(record: str, against: str | None) -> dict[str, Any]:
     return out
 
 
+def _cells(masks: Masks, count: int) -> str:
+    return "".join(COLOURS[c] if (c := colour_at(masks, i)) >= 0 else "." for i in range(count))
+
+
+def position(state: State) -> dict[str, Any]:
+    """A position as the review draws it: one character a cell, "." empty."""
+    return {"palette": _cells(state.palette, 9),
+            "canvases": [_cells(state.canvases[0], 16), _cells(state.canvases[1], 16)],
+            "scores": list(state.scores), "phase": state.phase}
+
+
 def review_job(record: str) -> dict[str, Any]:
     from atelier.games.piet import analysis
 
     started = time.perf_counter()
+    replayed = read_record(record)
     plies = analysis.review(record, REVIEW_BUDGET, seed_of(record))
     return {
+        "positions": [position(state) for state in replayed.states],
         "plies": [
             {"ply": p.ply, "player": p.player, "played": p.played, "best": p.best,
              "played_margin": p.played_margin, "best_margin": p.best_margin,

@@ -14,6 +14,7 @@ import { emptyChoice, hoverCanvas, tapCanvas, tapPalette } from "./choice.js";
 import { pietLobbyCards } from "./lobbycard.js";
 import { recordPanel } from "./record.js";
 import { hintMarks, hintPanel } from "./hints.js";
+import { openGameReview, openRecordReview, reviewButton, wantsReview } from "./reviewing.js";
 import { connectSecond, sendMove } from "./seats.js";
 import { readView } from "./view.js";
 
@@ -44,6 +45,8 @@ export class PietScreen {
     this.asking = false;
     this.marks = hintMarks(this);
     this.extraActions = () => hintPanel(this);
+    this.extraEndActions = () => reviewButton(this);
+    this.reviewing = null; // the open review (reviewing.js)
     this.resetChoice();
     this.connectSecond();
   }
@@ -57,6 +60,7 @@ export class PietScreen {
   }
 
   mounted() {
+    if (this.reviewing) return this.reviewing.el.isConnected;
     return Boolean(this.root && this.root.isConnected);
   }
 
@@ -99,6 +103,11 @@ export class PietScreen {
     const before = this.model;
     this.state = state;
     this.model = readView(state.game, state.room.settings);
+    if (this.reviewing) return; // the review stays until it is closed
+    if (this.model.phase === "over" && wantsReview(this)) {
+      openGameReview(this);
+      return;
+    }
     // A new position invalidates a half-made choice.
     if (!before || before.moves.length !== this.model.moves.length || before.phase !== this.model.phase) {
       this.resetChoice();
@@ -157,7 +166,7 @@ export class PietScreen {
       { class: "piet-side" },
       h("h2", {}, t("pietui.moves")),
       parts.moves,
-      recordPanel(this),
+      recordPanel(this, { onReview: (text) => openRecordReview(this, text) }),
       h("div", { class: "actions" }, rulesButton("piet")),
     );
     this.root = h("main", { class: "piet", testid: "piet" }, parts.players, parts.turn, boards, parts.actions, side);
