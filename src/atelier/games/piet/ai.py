@@ -287,11 +287,16 @@ def _margin(state: State, player: int) -> float:
     return diff + 5.0 * ((diff > 0) - (diff < 0))
 
 
-def rollout(state: State, player: int, seed: int) -> float:
+def playout(state: State, seed: int) -> State:
+    """The end of the game from ``state`` with greedy play on both sides."""
     rng = random.Random(seed)
     while state.phase != OVER:
         state = _greedy_step(state, rng)
-    return _margin(state, player)
+    return state
+
+
+def rollout(state: State, player: int, seed: int) -> float:
+    return _margin(playout(state, seed), player)
 
 
 @dataclass

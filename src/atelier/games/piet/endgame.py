@@ -184,24 +184,38 @@ class Endgame:
 
     # --- the root ----------------------------------------------------------------------
 
+    def value(self, state: State, alpha: int = -10_000, beta: int = 10_000) -> int | None:
+        """The final margin for the player to move in ``state`` under best play,
+        or None if the budget ran out first. With a narrower window than the
+        default the answer is only a bound when it falls outside the window
+        (value <= alpha: at most that; value >= beta: at least that), which is
+        cheaper when a caller only asks whether a position is won."""
+        if state.phase == OVER:
+            raise ValueError("the game is over")
+        try:
+            return self.search(*_args(state), alpha, beta)
+        except OutOfBudget:
+            return None
+
     def solve(self, state: State) -> tuple[int, Move] | None:
         """(final margin for the player to move, a move that achieves it) under
         best play, or None if the budget ran out first."""
-        if state.phase == OVER:
-            raise ValueError("the game is over")
-        player = state.to_move
-        me, them = state.canvases[player], state.canvases[1 - player]
-        diff = state.scores[player] - state.scores[1 - player]
-        filling = state.phase == FILLING
-        key_me = (state.next_painter if filling else state.starter) == player
-        try:
-            value = self.search(state.palette, me, them, diff, filling, key_me,
-                                -10_000, 10_000)
-        except OutOfBudget:
+        value = self.value(state)
+        if value is None:
             return None
-        key = (*state.palette, *me, *them, diff, filling, key_me)
-        move_id = self.table[key][2]
+        pal, me, them, diff, filling, key_me = _args(state)
+        move_id = self.table[(*pal, *me, *them, diff, filling, key_me)][2]
         return value, _move(state, move_id)
+
+
+def _args(state: State) -> Args:
+    """``state`` as the search sees it, from the side of the player to move."""
+    player = state.to_move
+    filling = state.phase == FILLING
+    key_me = (state.next_painter if filling else state.starter) == player
+    diff = state.scores[player] - state.scores[1 - player]
+    return (state.palette, state.canvases[player], state.canvases[1 - player], diff, filling,
+            key_me)
 
 
 def _move(state: State, move_id: int) -> Move:

@@ -1,0 +1,364 @@
+"""What moves are worth, for teaching: move ratings, a hint, a game's review.
+
+A value is the expected final margin, in points, for the player to move in the
+position rated (their points minus the opponent's) after a move. It is exact
+where the endgame solver proves it (``ai.endgame_in_reach``, within the
+budget); otherwise it is the mean margin of games played out greedily on both
+sides (``ai.playout``) from the position after the move, the same games for
+every move compared, so that two moves differ by what they do and not by the
+luck of their games.
+
+Everything here is a pure function of its arguments: ``budget`` counts
+played-out games and solver positions, never clock time, so the same position
+(or record) with the same budget and seed always gets the same answer. How
+budget maps to work is in docs/piet.md, Analysis.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from atelier.errors import RuleError
+from atelier.games.piet.ai import ENDGAME_BUDGET, choose_move, endgame_in_reach, playout
+from atelier.games.piet.endgame import Endgame
+from atelier.games.piet.notation import format_move, read_record
+from atelier.games.piet.rules import OVER, Move, State, legal_moves, play
+
+DEFAULT_BUDGET = 120
+"""Played-out games per position: the budget docs/piet.md recommends."""
+NODES_PER_GAME = 250
+"""Solver positions allowed per played-out game of budget (one game played out
+costs about as much as that many positions searched), never fewer than the
+hard engine's own endgame budget."""
+CANDIDATES = 12
+"""Painting moves always played out (the best by points now), as many as the
+hard engine considers; a bigger budget plays out one more per GAMES_PER_MOVE."""
+GAMES_PER_MOVE = 8
+TURNING_LOSS = 3.0
+"""Points given away that make a move a turning point on their own."""
+FLIP_LOSS = 1.0
+"""Points given away that make a turning point of a move that also changes who
+is expected to win (less would mark the estimates' noise near a draw)."""
+
+
+@dataclass(frozen=True)
+class MoveValue:
+    move: Move
+    margin: float
+    """Expected final margin for the player to move (their points minus the
+    opponent's) after this move."""
+    exact: bool
+    """True when proved by the endgame solver (or the move ends the game)."""
+
+
+@dataclass(frozen=True)
+class PlyReview:
+    ply: int
+    """From 0, in the record's order."""
+    player: int
+    """0 or 1: who played this ply."""
+    played: str
+    best: str
+    """The best move found, in record notation; the played one when it is as good."""
+    played_margin: float
+    best_margin: float
+    loss: float
+    """Points the played move gave away against the best: best_margin - played_margin."""
+    margin_after: float
+    """Expected final margin for player 0 after this ply."""
+    exact: bool
+    turning: bool
+
+
+# --- the two ways of valuing a move ----------------------------------------------
+
+
+def _solver_budget(budget: int) -> int:
+    return max(ENDGAME_BUDGET, budget * NODES_PER_GAME)
+
+
+def _final_margin(final: State, player: int) -> int:
+    return final.scores[player] - final.scores[1 - player]
+
+
+def _exact_after(search: Endgame, state: State, child: State) -> int | None:
+    """The proved margin for the player to move in ``state`` once ``child`` is
+    reached, or None past the search's budget."""
+    if child.phase == OVER:
+        return _final_margin(child, state.to_move)
+    value = search.value(child)
+    if value is None:
+        return None
+    return value if child.to_move == state.to_move else -value
+
+
+def _solvable(state: State, child: State) -> bool:
+    return endgame_in_reach(state) or (child.phase != OVER and endgame_in_reach(child))
+
+
+def _mean_margin(child: State, player: int, seeds: Sequence[int]) -> float:
+    return sum(_final_margin(playout(child, seed), player) for seed in seeds) / len(seeds)
+
+
+def _seeds(rng: random.Random, count: int) -> list[int]:
+    return [rng.randrange(1 << 30) for _ in range(count)]
+
+
+def _round(value: float) -> float:
+    return round(value, 2)
+
+
+@dataclass
+class _Candidate:
+    move: Move
+    child: State
+    points: int
+    total: float = 0.0
+    games: int = 0
+    tier: int = 0
+    """Rounds of play-outs it stayed in; the last round's survivors rank first."""
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.games
+
+
+def _rollout_ratings(state: State, moves: Sequence[Move], budget: int, rng: random.Random,
+                     keep: Move | None = None) -> list[MoveValue]:
+    """Every move in ``moves`` (and ``keep``) rated by play-outs, best first.
+
+    The best CANDIDATES painting moves by points now (more with a bigger
+    budget; every filling move) are played out by successive halving, as the
+    hard engine does: each round gives every live move the same new games, then
+    the worse half drops out, until the budget is spent. ``keep`` (a review's
+    played move) never drops out, so it ends with as many games as the best.
+    A move that ends the game is worth its final margin. The list is ordered
+    by rounds survived, then by mean, and a margin never reads higher than one
+    above it (a move dropped earlier was judged worse with the evidence of its
+    round). Painting moves beyond the ones played out are placed last, each
+    worth the last played-out move's margin less the points it scores fewer
+    now."""
+    player = state.to_move
+    all_moves = list(moves)
+    if keep is not None and keep not in all_moves:
+        all_moves.append(keep)
+    cands: list[_Candidate] = []
+    for move in all_moves:
+        child, points = play(state, move)
+        cands.append(_Candidate(move, child, points))
+    cands.sort(key=lambda c: -c.points)  # stable: filling moves keep their order
+    ended = [c for c in cands if c.child.phase == OVER]
+    going = [c for c in cands if c.child.phase != OVER]
+    room = max(CANDIDATES, budget // GAMES_PER_MOVE)
+    examined = going[:room]
+    rest = going[room:]
+    if keep is not None:
+        kept = [c for c in rest if c.move == keep]
+        examined += kept
+        rest = [c for c in rest if c.move != keep]
+    live = list(examined)
+    spent = 0
+    rounds = 0
+    while live and spent < budget:
+        spread = 1 if len(live) <= 2 else len(live).bit_length()
+        per = max(1, (budget - spent) // (len(live) * spread))
+        seeds = _seeds(rng, per)
+        for cand in live:
+            cand.total += sum(_final_margin(playout(cand.child, s), player) for s in seeds)
+            cand.games += per
+        spent += per * len(live)
+        rounds += 1
+        for cand in live:
+            cand.tier = rounds
+        if len(live) <= 2:
+            break
+        live.sort(key=lambda c: -c.mean)
+        survivors = live[: (len(live) + 1) // 2]
+        survivors += [c for c in live[len(survivors):] if c.move == keep]
+        live = survivors
+    rated: list[tuple[int, float, bool, Move]] = [
+        (rounds, float(_final_margin(c.child, player)), True, c.move) for c in ended]
+    rated += [(c.tier, c.mean, False, c.move) for c in examined if c.games]
+    rated.sort(key=lambda item: (-item[0], -item[1]))
+    out: list[MoveValue] = []
+    ceiling = float("inf")
+    for _, margin, exact, move in rated:
+        value = margin if exact else min(margin, ceiling)
+        ceiling = min(ceiling, value)
+        out.append(MoveValue(move, _round(value), exact))
+    if rest:
+        floor = ceiling if out else 0.0
+        least = min((c.points for c in examined), default=rest[0].points)
+        out += [MoveValue(c.move, _round(floor - max(0, least - c.points)), False) for c in rest]
+    return out
+
+
+def _exact_ratings(state: State, moves: Sequence[Move], search: Endgame) -> list[MoveValue] | None:
+    values = []
+    for move in moves:
+        value = _exact_after(search, state, play(state, move)[0])
+        if value is None:
+            return None
+        values.append(MoveValue(move, float(value), True))
+    values.sort(key=lambda v: -v.margin)
+    return values
+
+
+# --- the API -----------------------------------------------------------------------
+
+
+def rate_moves(state: State, budget: int, seed: int) -> list[MoveValue]:
+    """Every legal move (brushes aside, as ``rules.legal_moves``), best first."""
+    if state.phase == OVER:
+        raise RuleError("game_over")
+    moves = legal_moves(state)
+    if endgame_in_reach(state):
+        search = Endgame(_solver_budget(budget))
+        # The root first: its table then orders and cuts the moves' searches.
+        if search.value(state) is not None:
+            exact = _exact_ratings(state, moves, search)
+            if exact is not None:
+                return exact
+    return _rollout_ratings(state, moves, budget, random.Random(seed))
+
+
+def value_of(state: State, move: Move, budget: int, seed: int) -> MoveValue:
+    """What ``move`` (legal in ``state``, brush and all) is worth: exact when
+    the solver proves it, else the mean of ``budget`` played-out games."""
+    if state.phase == OVER:
+        raise RuleError("game_over")
+    child = play(state, move)[0]
+    if child.phase == OVER:
+        return MoveValue(move, float(_final_margin(child, state.to_move)), True)
+    if _solvable(state, child):
+        value = _exact_after(Endgame(_solver_budget(budget)), state, child)
+        if value is not None:
+            return MoveValue(move, float(value), True)
+    seeds = _seeds(random.Random(seed), max(1, budget))
+    return MoveValue(move, _round(_mean_margin(child, state.to_move, seeds)), False)
+
+
+def hint(state: State, budget: int, seed: int) -> MoveValue:
+    """The hard engine's move here (``choose_move(state, "hard", seed, budget)``)
+    with what it is worth (``value_of`` with the same budget and seed)."""
+    move = choose_move(state, "hard", seed, budget)
+    return value_of(state, move, budget, seed)
+
+
+def _lead(margin: float) -> int:
+    """Who is expected to win for player 0's margin: 1, -1, or 0 within a point."""
+    return 1 if margin >= 1 else -1 if margin <= -1 else 0
+
+
+def review(record_text: str, budget: int, seed: int) -> list[PlyReview]:
+    """Every ply of a record rated against the best move in its position.
+
+    A turning point is a ply that gives away at least TURNING_LOSS points, or
+    that gives away at least FLIP_LOSS points and changes who is expected to win (player 0's
+    expected margin crossing a point either side of a draw against the ply
+    before). RecordError if the record cannot be read or replayed."""
+    replayed = read_record(record_text)
+    search = Endgame(0)  # one table for the whole game: later plies reuse it
+    out: list[PlyReview] = []
+    before = 0.0
+    for ply, move in enumerate(replayed.record.moves):
+        state, child = replayed.states[ply], replayed.states[ply + 1]
+        player = state.to_move
+        best_move: Move = move
+        proved = None
+        if endgame_in_reach(state):
+            search.nodes, search.budget = 0, _solver_budget(budget)
+            solved = search.solve(state)
+            mine = _exact_after(search, state, child) if solved is not None else None
+            if solved is not None and mine is not None:
+                proved = (float(solved[0]), float(mine), solved[1])
+        if proved is not None:
+            best_margin, played_margin, best_move = proved
+            exact = True
+        else:
+            rng = random.Random(f"{seed}:{ply}")
+            ratings = _rollout_ratings(state, legal_moves(state), budget, rng, keep=move)
+            played_value = next(v for v in ratings if v.move == move)
+            best_margin, best_move = ratings[0].margin, ratings[0].move
+            played_margin = played_value.margin
+            exact = ratings[0].exact and played_value.exact
+        if played_margin >= best_margin:
+            best_margin, best_move = played_margin, move
+        loss = _round(best_margin - played_margin)
+        after = played_margin if player == 0 else -played_margin
+        flips = _lead(after) != _lead(before) and loss >= FLIP_LOSS
+        out.append(PlyReview(
+            ply=ply, player=player, played=format_move(move), best=format_move(best_move),
+            played_margin=played_margin, best_margin=best_margin, loss=loss,
+            margin_after=after, exact=exact, turning=loss >= TURNING_LOSS or flips))
+        before = after
+    return out
+
+
+# --- command line ------------------------------------------------------------------
+
+USAGE = """usage: python -m atelier.games.piet.analysis review FILE [--budget N] [--seed S]
+       python -m atelier.games.piet.analysis rate FILE [--budget N] [--seed S]
+       python -m atelier.games.piet.analysis hint FILE [--budget N] [--seed S]"""
+
+
+def _options(argv: list[str]) -> tuple[str, int, int] | None:
+    if not argv:
+        return None
+    path, budget, seed = argv[0], DEFAULT_BUDGET, 0
+    rest = argv[1:]
+    while rest:
+        if len(rest) < 2 or rest[0] not in ("--budget", "--seed") or not rest[1].isdigit():
+            return None
+        if rest[0] == "--budget":
+            budget = int(rest[1])
+        else:
+            seed = int(rest[1])
+        rest = rest[2:]
+    return path, budget, seed
+
+
+def main(argv: Sequence[str]) -> int:
+    args = list(argv)
+    options = _options(args[1:]) if args and args[0] in ("review", "rate", "hint") else None
+    if options is None:
+        print(USAGE, file=sys.stderr)
+        return 2
+    path, budget, seed = options
+    with open(path, encoding="utf-8") as handle:
+        text = handle.read()
+    started = time.perf_counter()
+    if args[0] == "review":
+        plies = review(text, budget, seed)
+        took = time.perf_counter() - started
+        for r in plies:
+            mark = " turning" if r.turning else ""
+            kind = "exact" if r.exact else "est."
+            print(f"{r.ply + 1:3} P{r.player + 1} {r.played:14} best {r.best:14} "
+                  f"{r.played_margin:+7.2f} / {r.best_margin:+7.2f} loss {r.loss:5.2f} "
+                  f"P1 {r.margin_after:+7.2f} {kind}{mark}")
+        exact = sum(r.exact for r in plies)
+        print(f"{len(plies)} plies ({exact} exact), budget {budget}: {took:.1f} s, "
+              f"{took / max(1, len(plies)):.2f} s a ply")
+        return 0
+    state = read_record(text).final
+    if args[0] == "hint":
+        value = hint(state, budget, seed)
+        print(f"{format_move(value.move)} {value.margin:+.2f}{' exact' if value.exact else ''}")
+    else:
+        for value in rate_moves(state, budget, seed):
+            print(f"{format_move(value.move):14} {value.margin:+7.2f}"
+                  f"{' exact' if value.exact else ''}")
+    print(f"{time.perf_counter() - started:.2f} s", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
+
+
+__all__ = ["MoveValue", "PlyReview", "hint", "rate_moves", "review", "value_of"]
