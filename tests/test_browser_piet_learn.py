@@ -16,6 +16,7 @@ from atelier.games.piet.ai import choose_move
 from atelier.games.piet.coach import HINT_BUDGET, seed_of
 from atelier.games.piet.notation import Record, format_move, read_record
 from atelier.games.piet.rules import OVER, Move, new_game, play
+from atelier.i18n import catalog
 from browser_helpers import ARTIFACTS, PHONE, server_view
 from conftest import ServerProcess
 
@@ -168,3 +169,91 @@ def test_the_review_opens_from_game_over_and_at_once_the_second_time(
     phone.goto(f"{module_server.http}/r/{code}?review")
     phone.wait_for_selector(f"{tid('piet-review')}[data-ready='1']")
     assert len(again.json()["plies"]) == total
+
+
+READY = """() => {
+    const coach = document.querySelector('[data-testid=piet-coach]');
+    const m = document.querySelector('[data-testid=piet]');
+    if (!coach || !m) return false;
+    if (coach.hidden || document.querySelector('[data-testid=piet-coach-next]')) return true;
+    const doing = ['pick', 'place', 'confirm', 'empty', 'fill'];
+    return m.dataset.actor === '0' && doing.includes(coach.dataset.step);
+}"""
+
+
+def moves_now(page: Any) -> str:
+    return page.get_attribute(tid("piet"), "data-moves") or ""
+
+
+def until_moved(page: Any, before: str) -> None:
+    page.wait_for_function(
+        "(n) => document.querySelector('[data-testid=piet]')?.dataset.moves !== n", arg=before)
+
+
+def follow_the_guide(page: Any) -> tuple[list[str], int]:
+    """Does what each step says, by the rings it shows: the steps seen, and the
+    moves the player made."""
+    seen: list[str] = []
+    played = 0
+    while True:
+        page.wait_for_function(READY)
+        coach = page.locator(tid("piet-coach"))
+        if coach.is_hidden():
+            return seen, played
+        step = coach.get_attribute("data-step") or ""
+        if not seen or seen[-1] != step:
+            seen.append(step)
+        ringed = f"{tid('piet-palette')} .piet-cell.coach"
+        target = f"{tid('piet-canvas-0')} .piet-cell.coach"
+        if page.locator(tid("piet-coach-next")).count():
+            page.click(tid("piet-coach-next"))
+        elif step == "fill":
+            before = moves_now(page)
+            page.click(f"{tid('piet-actions')} .piet-colour:not([disabled])")
+            page.click(f"{ringed} >> nth=0")
+            until_moved(page, before)
+            played += 1
+        elif step == "confirm" or page.locator(tid("piet-place")).count():
+            before = moves_now(page)
+            page.click(tid("piet-place"))
+            until_moved(page, before)
+            played += 1
+        elif page.locator(target).count():
+            page.click(f"{target} >> nth=0")
+        else:
+            page.click(f"{ringed} >> nth=0")
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("en-GB", "en"), ("de-DE", "de"), ("uk-UA", "uk")])
+def test_the_guided_first_game_completes(module_server: ServerProcess, browser: Any,
+                                         locale: str, lang: str) -> None:
+    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+                                  has_touch=True, locale=locale)
+    context.set_default_timeout(TIMEOUT_MS)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(module_server.http)
+    page.click(tid("piet-tutorial-start"))
+    page.fill(tid("join-name"), "Ann")
+    page.click(tid("join-submit"))
+    page.wait_for_selector(tid("piet-tutorial-lobby"))
+    page.click(tid("start-game"))
+    page.wait_for_selector(f"{tid('piet-coach')}[data-step=palette]")
+    assert page.evaluate("document.documentElement.lang") == lang
+    no_wider_than_the_phone(page)
+    assert axe_problems(page) == []
+    steps, played = follow_the_guide(page)
+    # every step shown, in order (the computer's may pass unseen: it moved already)
+    assert [s for s in steps if s != "computer"] == [
+        "palette", "pick", "place", "confirm", "points", "empty", "fill", "order", "masters",
+        "end"], steps
+    assert page.evaluate("localStorage.getItem('atelier.piet.tutorial.done')") == "1"
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"piet-tutorial-{lang}.png"), full_page=True)
+    print(f"guided game ({lang}): {len(steps)} steps, {played} moves by the player")
+    # remembered on the device: the start page offers to take it again
+    page.goto(module_server.http)
+    assert page.inner_text(tid("piet-tutorial-start")) == catalog()[lang]["learn.tutorial.again"]
+    context.close()
+    assert errors == [], errors

@@ -14,6 +14,7 @@ import { emptyChoice, hoverCanvas, tapCanvas, tapPalette } from "./choice.js";
 import { pietLobbyCards } from "./lobbycard.js";
 import { recordPanel } from "./record.js";
 import { hintMarks, hintPanel } from "./hints.js";
+import { Coach, tutorialRoom } from "./tutorial.js";
 import { openGameReview, openRecordReview, reviewButton, wantsReview } from "./reviewing.js";
 import { connectSecond, sendMove } from "./seats.js";
 import { readView } from "./view.js";
@@ -43,7 +44,8 @@ export class PietScreen {
     this.sending = false;
     this.hint = null; // the engine's answer for one position (hints.js)
     this.asking = false;
-    this.marks = hintMarks(this);
+    this.coach = tutorialRoom(room.code) ? new Coach(this) : null; // the guided game
+    this.marks = this.cellMarks();
     this.extraActions = () => hintPanel(this);
     this.extraEndActions = () => reviewButton(this);
     this.reviewing = null; // the open review (reviewing.js)
@@ -53,6 +55,21 @@ export class PietScreen {
 
   resetChoice() {
     Object.assign(this, emptyChoice());
+  }
+
+  // Extra classes for cells: the hint's move, the guided game's rings.
+  cellMarks() {
+    const hints = hintMarks(this);
+    return {
+      palette: (i, name, classes) => {
+        hints.palette(i, name, classes);
+        if (this.coach?.rings("palette").includes(i)) classes.push("coach");
+      },
+      canvas: (seat, i, classes) => {
+        hints.canvas(seat, i, classes);
+        if (seat === this.mySeat && this.coach?.rings("canvas").includes(i)) classes.push("coach");
+      },
+    };
   }
 
   connectSecond() {
@@ -169,7 +186,7 @@ export class PietScreen {
       recordPanel(this, { onReview: (text) => openRecordReview(this, text) }),
       h("div", { class: "actions" }, rulesButton("piet")),
     );
-    this.root = h("main", { class: "piet", testid: "piet" }, parts.players, parts.turn, boards, parts.actions, side);
+    this.root = h("main", { class: `piet ${this.coach ? "coached" : ""}`, testid: "piet" }, parts.players, parts.turn, this.coach?.el ?? null, boards, parts.actions, side);
     this.room.shell(h("span", { class: "room-title" }, parts.title, this.room.connectionBadge()), this.root);
   }
 
@@ -181,6 +198,8 @@ export class PietScreen {
     this.root.dataset.moves = String(m.moves.length);
     this.root.dataset.actor = this.actor === null ? "" : String(this.actor);
     this.parts.title.textContent = `${t("game.piet")} · ${t(`piet.phase.${m.phase}`)}`;
+    this.coach?.follow();
+    this.coach?.draw();
     this.drawPlayers();
     this.drawTurn();
     drawPalette(this);
