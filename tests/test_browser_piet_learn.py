@@ -1,6 +1,7 @@
 """Learning Piet in a real browser on a 360x740 phone: a hint shown on the
 board, the review of a finished game with its chart, the guided first game
-in all three languages, and a puzzle; axe-core finds no serious issue."""
+in all three languages, and a puzzle solved; axe-core finds no serious issue
+on these screens."""
 
 from __future__ import annotations
 
@@ -13,9 +14,9 @@ import httpx
 import pytest
 
 from atelier.games.piet.ai import choose_move
-from atelier.games.piet.coach import HINT_BUDGET, seed_of
+from atelier.games.piet.coach import HINT_BUDGET, puzzles, seed_of
 from atelier.games.piet.notation import Record, format_move, read_record
-from atelier.games.piet.rules import OVER, Move, new_game, play
+from atelier.games.piet.rules import OVER, Move, legal_moves, new_game, play
 from atelier.i18n import catalog
 from browser_helpers import ARTIFACTS, PHONE, server_view
 from conftest import ServerProcess
@@ -257,3 +258,54 @@ def test_the_guided_first_game_completes(module_server: ServerProcess, browser: 
     assert page.inner_text(tid("piet-tutorial-start")) == catalog()[lang]["learn.tutorial.again"]
     context.close()
     assert errors == [], errors
+
+
+def play_by_clicking(page: Any, move: str, seat: int) -> None:
+    """A move in notation, made on the board as a person would."""
+    if "@" in move:
+        colour, cell = move.split("@")
+        page.click(tid(f"piet-fill-{colour}"))
+        page.click(tid(f"piet-palette-{cell}"))
+        return
+    head, _, brush = move.partition(" !")
+    cells, target = head.split(">")
+    for k in range(0, len(cells), 2):
+        page.click(tid(f"piet-palette-{cells[k:k + 2]}"))
+    page.click(tid(f"piet-canvas-{seat}-{target}"))
+    if brush:
+        cell, colour = brush.split("=")
+        page.click(tid(f"piet-canvas-{1 - seat}-{cell}"))
+        page.click(tid(f"piet-brush-{colour}"))
+    page.click(tid("piet-place"))
+
+
+def test_a_puzzle_is_solved_on_the_board(module_server: ServerProcess, phone: Any) -> None:
+    shipped = puzzles()
+    assert shipped, "no puzzles shipped"
+    first = shipped[0]
+    board = read_record(first["record"]).final
+    seat = board.to_move
+    wrong = next(m for m in (format_move(x, brush=False) for x in legal_moves(board))
+                 if m != first["answer"].split(" !")[0])
+    phone.goto(module_server.http)
+    phone.click(tid("piet-puzzles-open"))
+    phone.wait_for_selector(f"{tid('piet-puzzles')}[data-ready='1']")
+    assert phone.locator(f"{tid('piet-puzzle-list')} li").count() == len(shipped)
+    phone.click(tid(f"piet-puzzle-{first['id']}"))
+    phone.wait_for_selector(f"{tid('piet-puzzle')}[data-id={first['id']}]")
+    # a move that does not win says so, with its worth, and offers the answer
+    play_by_clicking(phone, wrong, seat)
+    phone.wait_for_selector(tid("piet-puzzle-wrong"))
+    assert wrong in phone.inner_text(tid("piet-puzzle-wrong"))
+    no_wider_than_the_phone(phone)
+    assert axe_problems(phone) == []
+    phone.click(tid("piet-puzzle-answer"))
+    phone.wait_for_selector(tid("piet-puzzle-shown"))
+    assert first["answer"] in phone.inner_text(tid("piet-puzzle-shown"))
+    assert phone.locator(f"{tid('piet-puzzle')} .piet-cell.hinted").count() >= 1
+    # the winning move solves it, and the list remembers
+    play_by_clicking(phone, first["answer"], seat)
+    phone.wait_for_selector(tid("piet-puzzle-solved"))
+    assert "solved" in (phone.get_attribute(tid(f"piet-puzzle-{first['id']}"), "class") or "")
+    solved = phone.evaluate("JSON.parse(localStorage.getItem('atelier.piet.puzzles.solved'))")
+    assert solved == [first["id"]]

@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 
 from atelier.games.piet.ai import choose_move
-from atelier.games.piet.coach import HINT_BUDGET, seed_of
+from atelier.games.piet.coach import HINT_BUDGET, puzzles, seed_of
 from atelier.games.piet.game import HINT_COMMENT
 from atelier.games.piet.notation import format_move, read_record
 from conftest import ServerProcess, create_room
@@ -48,7 +48,7 @@ def test_hints_are_refused_between_people_unless_both_agreed(server: ServerProce
     code, ann, bob = two_people(server, {"hints": True})
     assert refused(bob, {"type": "hint"}) == "not_your_turn"
     ann.act({"type": "hint"})
-    answer = httpx.get(f"{server.http}/api/rooms/{code}/advice/hint")
+    answer = httpx.get(f"{server.http}/api/rooms/{code}/advice/hint", timeout=60)
     assert answer.status_code == 200, answer.text
     ann.act({"type": "move", "move": answer.json()["move"]})
     # the position has moved on: its hint was for the one before
@@ -70,7 +70,7 @@ def test_a_hint_is_the_hard_computers_move_with_its_worth(server: ServerProcess)
     ann.act({"type": "hint"})
     mine = state["game"]["legal_moves"][0]
     answer = httpx.get(f"{server.http}/api/rooms/{code}/advice/hint",
-                       params={"against": mine})
+                       params={"against": mine}, timeout=60)
     assert answer.status_code == 200, answer.text
     hint = answer.json()
     record = state["game"]["record"]
@@ -80,5 +80,30 @@ def test_a_hint_is_the_hard_computers_move_with_its_worth(server: ServerProcess)
     assert isinstance(hint["margin"], float | int)
     # asked again: the same answer (kept, and deterministic anyway)
     assert httpx.get(f"{server.http}/api/rooms/{code}/advice/hint",
-                     params={"against": mine}).json() == hint
+                     params={"against": mine}, timeout=60).json() == hint
     ann.close()
+
+
+def test_a_record_is_reviewed_once_and_puzzles_are_tried(server: ServerProcess) -> None:
+    record = "setup: beginner\nbrushes: off\na1b1c1>a1\na2b2c2>a1\n"
+    url = f"{server.http}/api/games/piet/advice"
+    review = httpx.post(f"{url}/review", json={"record": record}, timeout=60)
+    assert review.status_code == 200, review.text
+    body = review.json()
+    assert [p["played"] for p in body["plies"]] == ["a1b1c1>a1", "a2b2c2>a1"]
+    assert len(body["positions"]) == 3 and body["positions"][0]["palette"] == "RYBYBRBRY"
+    # comments and spacing aside, the same record: the kept answer
+    again = httpx.post(f"{url}/review", json={"record": "# mine\n" + record}, timeout=60)
+    assert again.json() == body
+    refused = httpx.post(f"{url}/try", json={"record": record, "move": "a3>a1"})
+    assert refused.json()["code"] == "piet.no_puzzle"
+    shipped = puzzles()
+    listed = httpx.post(f"{url}/puzzles", json={}, timeout=60).json()["puzzles"]
+    assert [p["id"] for p in listed] == [p["id"] for p in shipped]
+    assert all("answer" not in p for p in listed)
+    first = shipped[0]
+    tried = httpx.post(f"{url}/try", json={"record": first["record"], "move": first["answer"]},
+                       timeout=60).json()
+    assert tried["correct"] is True and tried["move"] == first["answer"]
+    illegal = httpx.post(f"{url}/try", json={"record": first["record"], "move": "Q"})
+    assert illegal.status_code == 400

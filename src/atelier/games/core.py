@@ -226,7 +226,7 @@ class AdvisedGame(Game[S], Protocol[S]):
         unfinished game)."""
         ...
 
-    def record_advice(self, kind: str, record: str) -> Advice:
+    def record_advice(self, kind: str, record: str, params: Mapping[str, str]) -> Advice:
         """The work behind advice ``kind`` on a record sent by anyone."""
         ...
 

@@ -88,7 +88,8 @@ class CreateRoom(BaseModel):
 
 class RecordBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    record: str = Field(max_length=16 * 1024)
+    record: str = Field(default="", max_length=16 * 1024)
+    move: str = Field(default="", max_length=64)
 
 
 def address_of(request: Request | WebSocket, policy: AddressPolicy) -> str:
@@ -324,7 +325,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             body = RecordBody.model_validate(load_json(raw.decode()))
         except (ValidationError, ValueError, RuleError):
             raise RuleError("bad_message", detail="record") from None
-        work = game.record_advice(kind[:16], body.record)
+        work = game.record_advice(kind[:16], body.record, {"move": body.move})
         return JSONResponse(await request.app.state.advisor.run(work))
 
     @app.get("/api/rooms/{code}/qr.svg")

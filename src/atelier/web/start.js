@@ -129,7 +129,7 @@ export function renderStart({ shell, go }) {
         h("p", { class: "hint" }, t("start.more_settings")),
         h("div", { class: "actions" }, createButton, rulesButton(game)),
       ),
-      tutorialCard(go),
+      tutorialCard(go, shell),
     ),
   );
 }

@@ -8,13 +8,15 @@ always gets the same answer. The engine's own functions live in analysis.py.
 
 from __future__ import annotations
 
+import json
 import time
 import zlib
+from importlib import resources
 from typing import Any
 
 from atelier.games.piet.board import COLOURS, Masks, colour_at
 from atelier.games.piet.notation import format_move, parse_move, read_record
-from atelier.games.piet.rules import State
+from atelier.games.piet.rules import State, legal_moves
 
 HINT_BUDGET = 60
 """The hint's budget: the hard computer's (a hint is the move it would play)."""
@@ -76,3 +78,48 @@ def review_job(record: str) -> dict[str, Any]:
         ],
         "seconds": round(time.perf_counter() - started, 3),
     }
+
+
+PUZZLE_BUDGET = 120
+"""A tried move's value: its margin is the solver's (puzzles are small endgames)."""
+
+
+def puzzles() -> list[dict[str, Any]]:
+    """The shipped puzzles (``puzzles.json`` beside this module), answers included."""
+    try:
+        text = (resources.files("atelier.games.piet") / "puzzles.json").read_text("utf-8")
+    except FileNotFoundError:
+        return []
+    found: list[dict[str, Any]] = json.loads(text)
+    return found
+
+
+def puzzles_job() -> dict[str, Any]:
+    """Every puzzle's position to draw and its legal moves; not its answer."""
+    out = []
+    for puzzle in puzzles():
+        state = read_record(puzzle["record"]).final
+        out.append({
+            "id": puzzle["id"], "record": puzzle["record"], "moves_left": puzzle["moves_left"],
+            "to_move": state.to_move, "position": position(state),
+            "brushes_on": state.brushes_on, "brushes": list(state.brushes),
+            "legal": sorted(format_move(m, brush=False) for m in legal_moves(state)),
+        })
+    return {"puzzles": out}
+
+
+def try_job(record: str, move: str, answer: str, margin: int) -> dict[str, Any]:
+    """A move tried in a puzzle: whether it is the winning one, and what it is
+    worth beside the answer."""
+    from atelier.games.piet import analysis
+
+    state = read_record(record).final
+    tried = analysis.value_of(state, parse_move(move), PUZZLE_BUDGET, seed_of(record))
+    played = format_move(tried.move)
+    return {"move": played, "margin": tried.margin, "exact": tried.exact,
+            "correct": played == answer, "best_margin": margin}
+
+
+def answer_job(answer: str, margin: int) -> dict[str, Any]:
+    """A puzzle's answer, asked for after trying (kept out of the puzzle list)."""
+    return {"answer": answer, "margin": margin}

@@ -291,14 +291,28 @@ class PietGame:
         require(state.board.phase == OVER, "piet.review_not_over")
         return Advice(f"review|{record}", coach.review_job, (record,))
 
-    def record_advice(self, kind: str, record: str) -> Advice:
-        require(kind == "review", "bad_request")
+    def record_advice(self, kind: str, record: str, params: Mapping[str, str]) -> Advice:
+        if kind == "puzzles":
+            return Advice("puzzles", coach.puzzles_job, ())
+        require(kind in ("review", "try", "answer"), "bad_request")
         require(len(record) <= MAX_RECORD_CHARS, "piet.record_too_long", max=MAX_RECORD_CHARS)
         try:
             text = read_record(record).record.text()
         except RecordError as error:
             raise RecordSettingError(error) from error
-        return Advice(f"review|{text}", coach.review_job, (text,))
+        if kind == "review":
+            return Advice(f"review|{text}", coach.review_job, (text,))
+        puzzle = next((p for p in coach.puzzles() if p["record"] == text), None)
+        require(puzzle is not None, "piet.no_puzzle")
+        assert puzzle is not None
+        if kind == "answer":
+            return Advice(f"answer|{text}", coach.answer_job,
+                          (puzzle["answer"], puzzle["margin"]))
+        tried = parse_move(params.get("move", ""))
+        play(read_record(text).final, tried)  # the rules' own refusal if it is not legal
+        move = format_move(tried)
+        return Advice(f"try|{move}|{text}", coach.try_job,
+                      (text, move, puzzle["answer"], puzzle["margin"]))
 
     @staticmethod
     def _record(state: PietState) -> str:

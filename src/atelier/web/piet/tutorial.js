@@ -9,6 +9,7 @@ import { errorText, lang, t } from "../i18n.js";
 import { storeHostKey } from "../net.js";
 import { pendingPaint } from "./choice.js";
 import { landing, moveCells } from "./moves.js";
+import { openPuzzles } from "./puzzles.js";
 
 const ROOM_KEY = (code) => `atelier.piet.tutorial.${code.toUpperCase()}`;
 const DONE_KEY = "atelier.piet.tutorial.done";
@@ -34,8 +35,11 @@ export async function startTutorial(go) {
   }
 }
 
-// The offer on the start page and in Piet's lobby.
-export function tutorialCard(go) {
+// The offer on the start page (with puzzles, drawn in its `shell`) and in Piet's lobby.
+export function tutorialCard(go, shell = null) {
+  const puzzles = shell
+    ? h("button", { class: "btn ghost", type: "button", testid: "piet-puzzles-open", onclick: () => openPuzzles(shell, { onBack: () => location.assign("/") }) }, t("learn.puzzle.title"))
+    : null;
   return h(
     "section",
     { class: "card piet-tutorial-offer", testid: "piet-tutorial-offer" },
@@ -45,6 +49,7 @@ export function tutorialCard(go) {
       "div",
       { class: "actions" },
       h("button", { class: "btn", type: "button", testid: "piet-tutorial-start", onclick: () => startTutorial(go) }, tutorialDone() ? t("learn.tutorial.again") : t("learn.tutorial.start")),
+      puzzles,
     ),
   );
 }
