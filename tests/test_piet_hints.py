@@ -107,3 +107,16 @@ def test_a_record_is_reviewed_once_and_puzzles_are_tried(server: ServerProcess) 
     assert tried["correct"] is True and tried["move"] == first["answer"]
     illegal = httpx.post(f"{url}/try", json={"record": first["record"], "move": "Q"})
     assert illegal.status_code == 400
+
+
+def test_a_review_outlives_the_server(server_factory: Any) -> None:
+    first = server_factory()
+    record = "setup: beginner\nbrushes: off\na1b1c1>a1\na2b2c2>a1\na3b3c3>a2\n"
+    url = "/api/games/piet/advice/review"
+    computed = httpx.post(first.http + url, json={"record": record}, timeout=60).json()
+    first.stop()
+    # the same database in a new process: the review comes from the store, not
+    # computed again (its own measured time would differ)
+    second = server_factory(db=first.db)
+    again = httpx.post(second.http + url, json={"record": record}, timeout=60).json()
+    assert again == computed

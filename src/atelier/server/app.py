@@ -159,7 +159,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                       ink_limits=config.ink_limits)
         await rooms.start()
         app.state.rooms = rooms
-        app.state.advisor = Advisor()
+        app.state.advisor = Advisor(store)
         try:
             yield
         finally:
