@@ -19,7 +19,7 @@ from __future__ import annotations
 import random
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from atelier.errors import RuleError
@@ -30,7 +30,7 @@ from atelier.games.piet.rules import OVER, Move, State, legal_moves, play
 
 DEFAULT_BUDGET = 120
 """Played-out games per position: the budget docs/piet.md recommends."""
-NODES_PER_GAME = 250
+NODES_PER_GAME = 500
 """Solver positions allowed per played-out game of budget (one game played out
 costs about as much as that many positions searched), never fewer than the
 hard engine's own endgame budget."""
@@ -255,7 +255,13 @@ def _lead(margin: float) -> int:
 
 
 def review(record_text: str, budget: int, seed: int) -> list[PlyReview]:
-    """Every ply of a record rated against the best move in its position.
+    """Every ply of a record rated against the best move in its position
+    (``review_plies``, all at once)."""
+    return list(review_plies(record_text, budget, seed))
+
+
+def review_plies(record_text: str, budget: int, seed: int) -> Iterator[PlyReview]:
+    """``review`` one ply at a time, for a caller that reports progress.
 
     A turning point is a ply that gives away at least TURNING_LOSS points, or
     that gives away at least FLIP_LOSS points and changes who is expected to win (player 0's
@@ -263,7 +269,6 @@ def review(record_text: str, budget: int, seed: int) -> list[PlyReview]:
     before). RecordError if the record cannot be read or replayed."""
     replayed = read_record(record_text)
     search = Endgame(0)  # one table for the whole game: later plies reuse it
-    out: list[PlyReview] = []
     before = 0.0
     for ply, move in enumerate(replayed.record.moves):
         state, child = replayed.states[ply], replayed.states[ply + 1]
@@ -291,12 +296,11 @@ def review(record_text: str, budget: int, seed: int) -> list[PlyReview]:
         loss = _round(best_margin - played_margin)
         after = played_margin if player == 0 else -played_margin
         flips = _lead(after) != _lead(before) and loss >= FLIP_LOSS
-        out.append(PlyReview(
+        yield PlyReview(
             ply=ply, player=player, played=format_move(move), best=format_move(best_move),
             played_margin=played_margin, best_margin=best_margin, loss=loss,
-            margin_after=after, exact=exact, turning=loss >= TURNING_LOSS or flips))
+            margin_after=after, exact=exact, turning=loss >= TURNING_LOSS or flips)
         before = after
-    return out
 
 
 # --- command line ------------------------------------------------------------------
@@ -331,10 +335,14 @@ def main(argv: Sequence[str]) -> int:
     path, budget, seed = options
     with open(path, encoding="utf-8") as handle:
         text = handle.read()
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     if args[0] == "review":
-        plies = review(text, budget, seed)
-        took = time.perf_counter() - started
+        plies: list[PlyReview] = []
+        spans: list[float] = []
+        for ply in review_plies(text, budget, seed):
+            plies.append(ply)
+            spans.append(time.perf_counter() - started - sum(spans))
+        took, took_cpu = time.perf_counter() - started, time.process_time() - cpu
         for r in plies:
             mark = " turning" if r.turning else ""
             kind = "exact" if r.exact else "est."
@@ -342,8 +350,10 @@ def main(argv: Sequence[str]) -> int:
                   f"{r.played_margin:+7.2f} / {r.best_margin:+7.2f} loss {r.loss:5.2f} "
                   f"P1 {r.margin_after:+7.2f} {kind}{mark}")
         exact = sum(r.exact for r in plies)
-        print(f"{len(plies)} plies ({exact} exact), budget {budget}: {took:.1f} s, "
-              f"{took / max(1, len(plies)):.2f} s a ply")
+        slowest = max((r.ply for r in plies), key=lambda i: spans[i], default=0)
+        print(f"{len(plies)} plies ({exact} exact), budget {budget}: {took:.1f} s "
+              f"({took_cpu:.1f} s of CPU), {took / max(1, len(plies)):.2f} s a ply, "
+              f"slowest ply {slowest + 1}: {spans[slowest] if spans else 0:.2f} s")
         return 0
     state = read_record(text).final
     if args[0] == "hint":
@@ -361,4 +371,4 @@ if __name__ == "__main__":
     raise SystemExit(main(sys.argv[1:]))
 
 
-__all__ = ["MoveValue", "PlyReview", "hint", "rate_moves", "review", "value_of"]
+__all__ = ["MoveValue", "PlyReview", "hint", "rate_moves", "review", "review_plies", "value_of"]
