@@ -8,14 +8,14 @@ always gets the same answer. The engine's own functions live in analysis.py.
 
 from __future__ import annotations
 
-import json
 import time
 import zlib
-from importlib import resources
+from dataclasses import asdict
 from typing import Any
 
 from atelier.games.piet.board import COLOURS, Masks, colour_at
 from atelier.games.piet.notation import format_move, parse_move, read_record
+from atelier.games.piet.puzzles import load as shipped_puzzles
 from atelier.games.piet.rules import State, legal_moves
 
 HINT_BUDGET = 60
@@ -85,13 +85,8 @@ PUZZLE_BUDGET = 120
 
 
 def puzzles() -> list[dict[str, Any]]:
-    """The shipped puzzles (``puzzles.json`` beside this module), answers included."""
-    try:
-        text = (resources.files("atelier.games.piet") / "puzzles.json").read_text("utf-8")
-    except FileNotFoundError:
-        return []
-    found: list[dict[str, Any]] = json.loads(text)
-    return found
+    """The shipped puzzles (``puzzles.json``), answers included."""
+    return [asdict(puzzle) for puzzle in shipped_puzzles()]
 
 
 def puzzles_job() -> dict[str, Any]:
