@@ -132,7 +132,7 @@ export class Coach {
     this.index = 0;
     this.left = false;
     this.mark = { moves: 0, seat: 0 }; // the game when the current step began
-    this.el = h("section", { class: "piet-coach", testid: "piet-coach", "aria-label": t("learn.tutorial.title") });
+    this.el = h("section", { class: "piet-coach", testid: "piet-coach" });
   }
 
   get step() {
@@ -190,6 +190,7 @@ export class Coach {
     }
     this.el.hidden = false;
     this.el.dataset.step = this.step.key;
+    this.el.setAttribute("aria-label", t("learn.tutorial.title")); // in the language shown now
     const step = this.step;
     const next = step.done
       ? null
