@@ -5,6 +5,9 @@ engine's answer only for the position whose player asked."""
 from __future__ import annotations
 
 import json
+import threading
+import time
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -120,3 +123,34 @@ def test_a_review_outlives_the_server(server_factory: Any) -> None:
     second = server_factory(db=first.db)
     again = httpx.post(second.http + url, json={"record": record}, timeout=60).json()
     assert again == computed
+
+
+def test_other_rooms_answer_while_a_review_computes(server_factory: Any) -> None:
+    srv = server_factory()
+    record = (Path(__file__).resolve().parent.parent
+              / "src/atelier/games/piet/sample_game.txt").read_text(encoding="utf-8")
+    answer: dict[str, Any] = {}
+
+    def review() -> None:
+        answer["r"] = httpx.post(f"{srv.http}/api/games/piet/advice/review",
+                                 json={"record": record}, timeout=300)
+
+    code = create_room(srv.http, "piet", {})
+    other = WsPlayer(srv.ws, code)
+    other.join("Ann", "red")
+    worker = threading.Thread(target=review)
+    worker.start()
+    slowest = 0.0
+    pings = 0
+    while worker.is_alive():
+        started = time.monotonic()
+        other.request({"t": "ping"})
+        slowest = max(slowest, time.monotonic() - started)
+        pings += 1
+        worker.join(0.2)  # paced by the review's end: pings within the rate limit
+    other.close()
+    assert answer["r"].status_code == 200
+    assert len(answer["r"].json()["plies"]) == 43
+    # the review ran in the pool: the event loop kept answering the whole time
+    assert pings > 5
+    assert slowest < 1.0, slowest
