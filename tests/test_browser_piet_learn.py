@@ -141,12 +141,18 @@ def test_the_review_opens_from_game_over_and_at_once_the_second_time(
     phone.fill(tid("join-name"), "Ann")
     phone.click(tid("join-submit"))
     phone.click(tid("start-game"))
+    # a hint before the first move: the review says which move followed it
+    phone.click(tid("piet-hint"))
+    phone.wait_for_selector(tid("piet-hint-move"))
+    hinted_ply = int(phone.get_attribute(tid("piet"), "data-moves") or "")
     play_to_the_end(phone)
     phone.click(tid("piet-review-open"))
     phone.wait_for_selector(f"{tid('piet-review')}[data-ready='1']", timeout=120_000)
     total = len(server_view(module_server, code)["moves"])
     assert phone.locator(tid("piet-review-move")).count() == total
     assert phone.locator(f"{tid('piet-review-chart')} polyline").count() == 1
+    marked = phone.locator(f"{tid('piet-review-move')}:has({tid('piet-review-hinted')})")
+    assert marked.count() == 1 and marked.get_attribute("data-ply") == str(hinted_ply)
     turning = phone.locator(f"{tid('piet-review-move')}.turning").count()
     assert phone.locator(f"{tid('piet-review-chart')} .piet-chart-turn").count() >= turning - 1
     # "show the best move here": the position before that move, the best move ringed

@@ -14,8 +14,9 @@ const cellsOf = (text) => [...String(text || "")].map((c) => (c === "." ? null :
 
 // A review view: `load` fetches the answer; `names` are the two players' names.
 export class ReviewView {
-  constructor({ load, names, colours = [null, null], onClose }) {
+  constructor({ load, names, colours = [null, null], hinted = [], onClose }) {
     this.load = load;
+    this.hinted = new Set(hinted); // plies played after a hint
     this.names = names;
     this.colours = colours;
     this.onClose = onClose;
@@ -79,6 +80,7 @@ export class ReviewView {
           h("code", {}, p.played),
           h("span", { class: "piet-review-loss" }, Math.round(p.loss) > 0 ? t("learn.review.gave", { n: Math.round(p.loss) }) : t("learn.review.good")),
           p.turning ? h("strong", { class: "piet-review-turn" }, t("learn.review.turning")) : null,
+          this.hinted.has(i) ? h("span", { class: "badge muted", testid: "piet-review-hinted" }, t("learn.review.hinted")) : null,
         ),
       ),
     );

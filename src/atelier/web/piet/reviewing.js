@@ -12,11 +12,12 @@ export function wantsReview(screen) {
   return new URLSearchParams(location.search).has("review");
 }
 
-function open(screen, load, names, colours) {
+function open(screen, load, names, colours, hinted = []) {
   const view = new ReviewView({
     load,
     names,
     colours,
+    hinted,
     onClose: () => {
       screen.reviewing = null;
       screen.built = null;
@@ -36,6 +37,7 @@ export function openGameReview(screen) {
     () => roomAdvice(screen.room.code, "review"),
     players.map((p, seat) => (p ? playerName(p) : t("pietui.player_n", { n: seat + 1 }))),
     players.map((p) => p?.colour || null),
+    screen.model.hinted,
   );
 }
 
