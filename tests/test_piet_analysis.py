@@ -13,7 +13,7 @@ from atelier.games.piet import analysis
 from atelier.games.piet.ai import choose_move, endgame_in_reach, playout
 from atelier.games.piet.analysis import hint, rate_moves, review, value_of
 from atelier.games.piet.endgame import solve
-from atelier.games.piet.notation import format_move, read_record
+from atelier.games.piet.notation import RecordError, format_move, read_record
 from atelier.games.piet.rules import OVER, PAINTING, Move, State, legal_moves, new_game, play
 
 SAMPLE = Path(analysis.__file__).with_name("sample_game.txt")
@@ -112,6 +112,13 @@ def test_a_rating_plays_out_no_more_games_than_its_budget(monkeypatch: pytest.Mo
         played = 0
         value_of(MIDDLE, legal_moves(MIDDLE)[0], budget, 1)
         assert played == budget
+    # A review: each ply within its own budget, the played move's games included.
+    played = 0
+    head = "\n".join(SAMPLE.read_text(encoding="utf-8").splitlines()[:14])
+    plies = review(head, BUDGET, 1)
+    assert 0 < played <= len(plies) * (BUDGET + analysis.CANDIDATES + 1)
+    # No budget at all still rates every move, on one game each at least.
+    assert len(rate_moves(MIDDLE, 0, 1)) == len(legal_moves(MIDDLE))
 
 
 def test_an_illegal_move_or_a_finished_game_is_refused() -> None:
@@ -122,6 +129,8 @@ def test_an_illegal_move_or_a_finished_game_is_refused() -> None:
     over = read_record(SAMPLE.read_text(encoding="utf-8")).final
     with pytest.raises(RuleError):
         rate_moves(over, BUDGET, 1)
+    with pytest.raises(RecordError):
+        review("setup: beginner\na1>a1\na1>b1\n", BUDGET, 1)  # a1 is taken already
 
 
 @pytest.fixture(scope="module")

@@ -143,6 +143,7 @@ def _rollout_ratings(state: State, moves: Sequence[Move], budget: int, rng: rand
     worth the last played-out move's margin less the points it scores fewer
     now."""
     player = state.to_move
+    budget = max(1, budget)  # every move examined gets a game, whatever the budget
     all_moves = list(moves)
     if keep is not None and keep not in all_moves:
         all_moves.append(keep)
