@@ -13,6 +13,7 @@ import zlib
 from dataclasses import asdict
 from typing import Any
 
+from atelier.games.piet.analysis import DEFAULT_BUDGET
 from atelier.games.piet.board import COLOURS, Masks, colour_at
 from atelier.games.piet.notation import format_move, parse_move, read_record
 from atelier.games.piet.puzzles import load as shipped_puzzles
@@ -20,8 +21,9 @@ from atelier.games.piet.rules import State, legal_moves
 
 HINT_BUDGET = 60
 """The hint's budget: the hard computer's (a hint is the move it would play)."""
-REVIEW_BUDGET = 60
-"""Per position of a review (a whole game is some forty positions)."""
+REVIEW_BUDGET = DEFAULT_BUDGET
+"""Per ply of a review: the engine's recommended budget (docs/piet.md, Analysis),
+where a turning point is mostly the same from one seed to the next."""
 
 
 def seed_of(record: str) -> int:
