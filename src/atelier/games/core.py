@@ -23,6 +23,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 if TYPE_CHECKING:
@@ -201,6 +202,32 @@ class BotGame(Game[S], Protocol[S]):
         """The action computer ``seat`` takes now, or None when it has none to
         take. Pure and deterministic given the state; may think for up to a
         second or two, so the server runs it off the event loop."""
+        ...
+
+
+@dataclass(frozen=True)
+class Advice:
+    """Work for the game's engine, run in a process of its own (the server's
+    analysis pool): ``run(*args)`` must be a module-level function of plain
+    values, deterministic, so ``key`` names its answer for the cache."""
+
+    key: str
+    run: Callable[..., JSON]
+    args: tuple[JSON, ...]
+
+
+@runtime_checkable
+class AdvisedGame(Game[S], Protocol[S]):
+    """A game whose engine advises players (Piet: hints, reviews)."""
+
+    def advice(self, state: S, kind: str, params: Mapping[str, str]) -> Advice:
+        """The work behind advice ``kind`` on a room's game, or RuleError when
+        the rules do not allow it now (a hint nobody asked for, a review of an
+        unfinished game)."""
+        ...
+
+    def record_advice(self, kind: str, record: str, params: Mapping[str, str]) -> Advice:
+        """The work behind advice ``kind`` on a record sent by anyone."""
         ...
 
 

@@ -24,13 +24,14 @@ from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 
 from atelier.errors import RuleError
-from atelier.games.core import Game
+from atelier.games.core import AdvisedGame, Game
 from atelier.games.registry import get_game
 from atelier.games.settings import schema
 from atelier.hub import open_hub
 from atelier.i18n import LANGUAGES, catalog
 from atelier.ink.batches import BatchLog
 from atelier.server.addresses import AddressLimits, AddressPolicy, client_address
+from atelier.server.advice import Advisor
 from atelier.server.decks import router as decks_router
 from atelier.server.forwarded import Proxies
 from atelier.server.headers import SecurityHeaders
@@ -52,6 +53,7 @@ WEB_DIR = Path(str(resources.files("atelier") / "web"))
 DRAWING_FORMATS = ("png", "ink", "json", "gif", "webp")
 
 MAX_CREATE_BYTES = 96 * 1024
+MAX_ADVICE_BYTES = 20 * 1024
 """A room's first settings: a custom word list (64 KB) and the rest."""
 SEAT_FILE = re.compile(r"([0-9]{1,2})\.(" + "|".join(DRAWING_FORMATS) + ")")
 PNG_SIZE = re.compile(r"[0-9]{1,5}")
@@ -82,6 +84,12 @@ class CreateRoom(BaseModel):
     game: str = Field(max_length=40)
     settings: dict[str, Any] = Field(default_factory=dict)
     language: str = Field(default="en", max_length=16)
+
+
+class RecordBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    record: str = Field(default="", max_length=16 * 1024)
+    move: str = Field(default="", max_length=64)
 
 
 def address_of(request: Request | WebSocket, policy: AddressPolicy) -> str:
@@ -151,9 +159,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                       ink_limits=config.ink_limits)
         await rooms.start()
         app.state.rooms = rooms
+        app.state.advisor = Advisor(store)
         try:
             yield
         finally:
+            app.state.advisor.close()
             await rooms.close()
             await hub.close()
             await store.close()
@@ -290,6 +300,33 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         room = await room_or_404(request, code, counted=True)
         spectators = sum(1 for c in room.conns if c.player_id is None)
         return JSONResponse(room_summary(room.model, room.online(), spectators))
+
+    @app.get("/api/rooms/{code}/advice/{kind}")
+    async def room_advice(code: str, kind: str, request: Request,
+                          against: str | None = None) -> Response:
+        """The engine's advice on the room's game: a hint the player to move asked
+        for (the rules decide who may), a finished game's review."""
+        room = await room_or_404(request, code)
+        game, state = room.model.game, room.model.state
+        if not isinstance(game, AdvisedGame) or state is None:
+            raise RuleError("no_advice")
+        work = game.advice(state, kind[:16], {"against": (against or "")[:64]})
+        return JSONResponse(await request.app.state.advisor.run(work))
+
+    @app.post("/api/games/{name}/advice/{kind}")
+    async def record_advice(name: str, kind: str, request: Request) -> Response:
+        """The engine's advice on a record sent by anyone (a review of a loaded record)."""
+        game = get_game(name)
+        if not isinstance(game, AdvisedGame):
+            raise RuleError("no_advice")
+        raw = await read_body(request, MAX_ADVICE_BYTES,
+                              lambda _size: RuleError("body_too_large", max=MAX_ADVICE_BYTES))
+        try:
+            body = RecordBody.model_validate(load_json(raw.decode()))
+        except (ValidationError, ValueError, RuleError):
+            raise RuleError("bad_message", detail="record") from None
+        work = game.record_advice(kind[:16], body.record, {"move": body.move})
+        return JSONResponse(await request.app.state.advisor.run(work))
 
     @app.get("/api/rooms/{code}/qr.svg")
     async def room_qr(code: str, request: Request) -> Response:

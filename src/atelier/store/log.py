@@ -115,6 +115,14 @@ class Store:
         self.engine = engine
         self.prefix = prefix
         self.meta, self.rooms, self.events, self.ink = _tables(prefix)
+        # the engine's answers (a game's review), kept so they outlive the process
+        self.advice = Table(
+            f"{prefix}advice",
+            self.meta,
+            Column("key", String(64), primary_key=True),
+            Column("data", Text, nullable=False),
+            Column("at", Float, nullable=False),
+        )
         # SQLite has one writer at a time: queue our own writes rather than
         # letting them fight over the file lock. PostgreSQL takes them together.
         self._write_lock: contextlib.AbstractAsyncContextManager[Any] = (
@@ -204,6 +212,21 @@ class Store:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query)).all()
         return [EventRow(r.seq, r.kind, json.loads(r.data), r.at) for r in rows]
+
+    async def load_advice(self, key: str) -> Any | None:
+        query = select(self.advice.c.data).where(self.advice.c.key == key)
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else json.loads(row.data)
+
+    async def save_advice(self, key: str, data: Any) -> None:
+        """Kept once: the same key always has the same answer, so a second is dropped."""
+        row = {"key": key, "data": json.dumps(data), "at": time.time()}
+        try:
+            async with self._write_lock, self.engine.begin() as conn:
+                await conn.execute(insert(self.advice).values(**row))
+        except IntegrityError:
+            pass
 
     async def room_exists(self, code: str) -> bool:
         async with self.engine.connect() as conn:

@@ -5,6 +5,7 @@ import { errorText, lang, LANGUAGES, t } from "./i18n.js";
 import { rulesButton } from "./rules.js";
 import { startChoices } from "./settings.js";
 import { storeHostKey } from "./net.js";
+import { tutorialCard } from "./piet/tutorial.js";
 
 // Games with a browser screen; the others appear here as their screens land.
 export const BROWSER_GAMES = ["pictomania", "incognito", "piet"];
@@ -128,6 +129,7 @@ export function renderStart({ shell, go }) {
         h("p", { class: "hint" }, t("start.more_settings")),
         h("div", { class: "actions" }, createButton, rulesButton(game)),
       ),
+      tutorialCard(go, shell),
     ),
   );
 }

@@ -14,14 +14,15 @@ validating it idempotent.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
 from atelier.errors import RuleError, require
 from atelier.games.actions import Action, ActionSchema
-from atelier.games.core import JSON
+from atelier.games.core import JSON, Advice
+from atelier.games.piet import coach
 from atelier.games.piet.ai import COMPUTER_LEVELS, choose_move
 from atelier.games.piet.board import COLOURS, Masks, colour_at
 from atelier.games.piet.notation import (
@@ -83,6 +84,8 @@ class PietState:
     movers: tuple[int, ...] = ()
     """Who made each of ``moves`` (a brush gives a player two turns running), kept
     so that a view does not replay the game to say it."""
+    hinted: tuple[int, ...] = ()
+    """Plies (indices into ``moves``) whose player asked for a hint first."""
 
 
 def _cells(masks: Masks, count: int) -> list[str | None]:
@@ -100,6 +103,14 @@ class MoveAction(Action):
     move: Annotated[str, Field(max_length=64)]
 
 
+@ACTIONS.action
+class HintAction(Action):
+    """The player to move asks the engine for a hint: logged, so the record says
+    which moves were hinted; the hint itself comes from the analysis service."""
+
+    type: Literal["hint"]
+
+
 class Settings(SettingsModel):
     """Each field's type and default; docs/piet.md says what they mean."""
 
@@ -111,6 +122,27 @@ class Settings(SettingsModel):
     """The seat the computer takes."""
     record: str | None = None
     """A record to start from (its own checks: ``read_record_setting``)."""
+    hints: bool = False
+    """Hints between two people, agreed in the lobby before the game; a game
+    against the computer always allows them."""
+
+
+def hints_allowed(settings: Mapping[str, JSON]) -> bool:
+    return settings.get("opponent") in COMPUTER_LEVELS or settings.get("hints") is True
+
+
+def hinted_record(record: str, hinted: Sequence[int]) -> str:
+    """The record with a comment line before each move played after a hint."""
+    if not hinted:
+        return record
+    lines = record.splitlines()
+    moves_from = next((i for i, line in enumerate(lines) if ":" not in line), len(lines))
+    for ply in sorted(set(hinted), reverse=True):
+        lines.insert(min(moves_from + ply, len(lines)), HINT_COMMENT)
+    return "\n".join(lines) + "\n"
+
+
+HINT_COMMENT = "# hint"
 
 
 class PietGame:
@@ -154,16 +186,20 @@ class PietGame:
     def apply(
         self, state: PietState, seat: int, action: Mapping[str, JSON], now: float
     ) -> PietState:
-        require(action.get("type") == "move" and isinstance(action.get("move"), str),
+        kind = action.get("type")
+        require(kind == "hint" or (kind == "move" and isinstance(action.get("move"), str)),
                 "bad_action")
         require(seat in (0, 1), "not_a_player")
         require(state.board.phase != OVER, "game_over")
         require(seat == state.board.to_move, "not_your_turn")
+        if kind == "hint":
+            require(hints_allowed(state.settings), "piet.hints_off")
+            ply = len(state.moves)
+            return state if ply in state.hinted else replace(state, hinted=(*state.hinted, ply))
         move = parse_move(str(action["move"]))
         board, points = play(state.board, move)
-        return PietState(state.settings, state.seats, state.seed, board,
-                         (*state.moves, move), (*state.points, points), state.loaded,
-                         (*state.movers, seat))
+        return replace(state, board=board, moves=(*state.moves, move),
+                       points=(*state.points, points), movers=(*state.movers, seat))
 
     def legal_actions(self, state: PietState, seat: int) -> list[dict[str, JSON]]:
         board = state.board
@@ -203,8 +239,9 @@ class PietGame:
             "legal_moves": sorted(format_move(m, brush=False) for m in legal_moves(board)),
             "moves": history,
             "loaded_moves": state.loaded,
-            "record": Record(str(state.settings["setup"]), bool(state.settings["brushes"]),
-                             list(state.moves)).text(),
+            "record": hinted_record(self._record(state), state.hinted),
+            "hints": hints_allowed(state.settings),
+            "hinted": list(state.hinted),
             "result": None if not over else {
                 "winner": None if won is None or won < 0 else won,
                 "draw": won == -1,
@@ -235,6 +272,52 @@ class PietGame:
         for text in data["moves"]:
             state = self.apply(state, state.board.to_move, {"type": "move", "move": text}, 0.0)
         return state
+
+    # --- the engine's advice (run by the server's analysis pool) -----------------
+
+    def advice(self, state: PietState, kind: str, params: Mapping[str, str]) -> Advice:
+        record = self._record(state)
+        if kind == "hint":
+            # only for the position whose player asked (and was allowed) to be hinted
+            require(state.board.phase != OVER and len(state.moves) in state.hinted,
+                    "piet.hint_not_asked")
+            against = params.get("against") or None
+            if against is not None:
+                move = parse_move(against)
+                play(state.board, move)  # the rules' own refusal if it is not legal here
+                against = format_move(move)
+            return Advice(f"hint|{against}|{record}", coach.hint_job, (record, against))
+        require(kind == "review", "bad_request")
+        require(state.board.phase == OVER, "piet.review_not_over")
+        return Advice(f"review|{record}", coach.review_job, (record,))
+
+    def record_advice(self, kind: str, record: str, params: Mapping[str, str]) -> Advice:
+        if kind == "puzzles":
+            return Advice("puzzles", coach.puzzles_job, ())
+        require(kind in ("review", "try", "answer"), "bad_request")
+        require(len(record) <= MAX_RECORD_CHARS, "piet.record_too_long", max=MAX_RECORD_CHARS)
+        try:
+            text = read_record(record).record.text()
+        except RecordError as error:
+            raise RecordSettingError(error) from error
+        if kind == "review":
+            return Advice(f"review|{text}", coach.review_job, (text,))
+        puzzle = next((p for p in coach.puzzles() if p["record"] == text), None)
+        require(puzzle is not None, "piet.no_puzzle")
+        assert puzzle is not None
+        if kind == "answer":
+            return Advice(f"answer|{text}", coach.answer_job,
+                          (puzzle["answer"], puzzle["margin"]))
+        tried = parse_move(params.get("move", ""))
+        play(read_record(text).final, tried)  # the rules' own refusal if it is not legal
+        move = format_move(tried)
+        return Advice(f"try|{move}|{text}", coach.try_job,
+                      (text, move, puzzle["answer"], puzzle["margin"]))
+
+    @staticmethod
+    def _record(state: PietState) -> str:
+        return Record(str(state.settings["setup"]), bool(state.settings["brushes"]),
+                      list(state.moves)).text()
 
     # --- computer players ---------------------------------------------------------
 

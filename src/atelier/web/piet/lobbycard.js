@@ -8,6 +8,7 @@ import { h, playerColours, toast } from "../dom.js";
 import { errorText, lang, t } from "../i18n.js";
 import { fileButton, recordErrorText, recordMoves } from "./record.js";
 import { secondSeat, seatToken } from "./seat.js";
+import { tutorialCard, tutorialLobbyCard, tutorialRoom } from "./tutorial.js";
 
 const NAME_KEY = "atelier.piet.hotseat.name";
 
@@ -148,8 +149,11 @@ function recordCard(room, code, data, host) {
 export function pietLobbyCards(room) {
   const state = room.state;
   const data = state.room;
+  const guided = tutorialRoom(data.code)
+    ? tutorialLobbyCard()
+    : tutorialCard((path) => location.assign(path));
   return {
-    afterSettings: recordCard(room, data.code, data, state.you.host),
+    afterSettings: [recordCard(room, data.code, data, state.you.host), guided],
     afterPlayers: state.you.player ? hotSeatCard(room, data.code, data) : null,
   };
 }

@@ -93,18 +93,23 @@ export async function newRoomFromRecord(text, settings) {
   }
 }
 
-export function recordPanel(screen) {
+export function recordPanel(screen, { onReview } = {}) {
   const [load, input] = fileButton({
     testid: "piet-load",
     label: t("pietui.record.new_room"),
     hint: t("pietui.record.new_room_hint"),
     onText: (text) => newRoomFromRecord(text, screen.state?.room.settings),
   });
+  const [review, reviewInput] = onReview
+    ? fileButton({ testid: "piet-review-record", label: t("learn.review.record"), hint: t("learn.review.record_hint"), onText: onReview })
+    : [null, null];
   return h(
     "div",
     { class: "actions piet-record" },
     h("button", { class: "btn", type: "button", testid: "piet-download", onclick: () => downloadRecord(screen) }, t("pietui.record.download")),
     load,
     input,
+    review,
+    reviewInput,
   );
 }

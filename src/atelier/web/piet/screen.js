@@ -1,30 +1,23 @@
-// Piet in the browser: the palette, both canvases, scores, turn and phase,
-// painting with a preview, filling, paintbrushes, the move list and the
-// record, driven by the public view the server sends (Piet hides nothing).
-// The seats this page may move for: its own, plus a hot-seat second player.
+// Piet in the browser: the screen's frame (players, scores, turn and phase,
+// the boards, the move list and the record), driven by the public view the
+// server sends (Piet hides nothing). Its parts live beside it: the choice of
+// a move (choice.js), drawing the cells (cells.js), the panel of what to do
+// (actions.js), and the seats this page moves for (seats.js).
 
-import { colourCss, h, nameList, nameTag, radioKeys, replace, toast } from "../dom.js";
-import { errorText, lang, playerName, t, tn } from "../i18n.js";
+import { colourCss, h, nameList, nameTag, replace } from "../dom.js";
+import { lang, playerName, t, tn } from "../i18n.js";
 import { rulesButton } from "../rules.js";
-import { CANVAS_SIZE, Grid, PALETTE_SIZE, colourName, pieceLetter } from "./board.js";
-import {
-  COLOURS,
-  PER_COLOUR,
-  brushText,
-  colourCounts,
-  fillText,
-  fillsCanvas,
-  landing,
-  paintText,
-  selectionFits,
-  toggleSelection,
-  usableCells,
-} from "./moves.js";
-import { downloadRecord, recordPanel } from "./record.js";
-import { secondSeat } from "./seat.js";
-import { readView } from "./view.js";
+import { drawActions } from "./actions.js";
+import { Grid } from "./board.js";
+import { drawCanvases, drawPalette } from "./cells.js";
+import { emptyChoice, hoverCanvas, tapCanvas, tapPalette } from "./choice.js";
 import { pietLobbyCards } from "./lobbycard.js";
-import { againPanel } from "../again.js";
+import { recordPanel } from "./record.js";
+import { hintMarks, hintPanel } from "./hints.js";
+import { Coach, tutorialRoom } from "./tutorial.js";
+import { openGameReview, openRecordReview, reviewButton, wantsReview } from "./reviewing.js";
+import { connectSecond, sendMove } from "./seats.js";
+import { readView } from "./view.js";
 
 // The stylesheet is ours; index.html is not, so it is linked from here.
 function linkStyles() {
@@ -49,34 +42,42 @@ export class PietScreen {
     this.second = null; // the hot-seat player's connection (seat.js), if any
     this.secondSeat = null;
     this.sending = false;
+    this.hint = null; // the engine's answer for one position (hints.js)
+    this.asking = false;
+    this.coach = tutorialRoom(room.code) ? new Coach(this) : null; // the guided game
+    this.marks = this.cellMarks();
+    this.extraActions = () => hintPanel(this);
+    this.extraEndActions = () => reviewButton(this);
+    this.reviewing = null; // the open review (reviewing.js)
     this.resetChoice();
     this.connectSecond();
   }
 
   resetChoice() {
-    this.sel = [];
-    this.target = null;
-    this.hover = null;
-    this.brushCell = null;
-    this.brushColour = null;
-    this.fillColour = null;
+    Object.assign(this, emptyChoice());
   }
 
-  async connectSecond() {
-    const conn = await secondSeat(this.room.code, lang());
-    if (!conn) return;
-    this.second = conn;
-    this.unlisten = conn.listen((msg) => {
-      if (msg.t === "state") {
-        this.secondSeat = msg.you?.seat ?? null;
-        if (this.state) this.refresh();
-      }
-    });
-    this.secondSeat = conn.seat;
-    if (this.state) this.refresh();
+  // Extra classes for cells: the hint's move, the guided game's rings.
+  cellMarks() {
+    const hints = hintMarks(this);
+    return {
+      palette: (i, name, classes) => {
+        hints.palette(i, name, classes);
+        if (this.coach?.rings("palette").includes(i)) classes.push("coach");
+      },
+      canvas: (seat, i, classes) => {
+        hints.canvas(seat, i, classes);
+        if (seat === this.mySeat && this.coach?.rings("canvas").includes(i)) classes.push("coach");
+      },
+    };
+  }
+
+  connectSecond() {
+    return connectSecond(this);
   }
 
   mounted() {
+    if (this.reviewing) return this.reviewing.el.isConnected;
     return Boolean(this.root && this.root.isConnected);
   }
 
@@ -119,6 +120,11 @@ export class PietScreen {
     const before = this.model;
     this.state = state;
     this.model = readView(state.game, state.room.settings);
+    if (this.reviewing) return; // the review stays until it is closed
+    if (this.model.phase === "over" && wantsReview(this)) {
+      openGameReview(this);
+      return;
+    }
     // A new position invalidates a half-made choice.
     if (!before || before.moves.length !== this.model.moves.length || before.phase !== this.model.phase) {
       this.resetChoice();
@@ -142,7 +148,7 @@ export class PietScreen {
       width: 3,
       testid: "piet-palette",
       label: t("pietui.palette"),
-      onTap: (i) => this.tapPalette(i),
+      onTap: (i) => tapPalette(this, i),
     });
     parts.canvases = [0, 1].map(
       (seat) =>
@@ -151,8 +157,8 @@ export class PietScreen {
           width: 4,
           testid: `piet-canvas-${seat}`,
           label: t("pietui.canvas_of", { name: this.name(seat) }),
-          onTap: (i) => this.tapCanvas(seat, i),
-          onHover: (i) => this.hoverCanvas(seat, i),
+          onTap: (i) => tapCanvas(this, seat, i),
+          onHover: (i) => hoverCanvas(this, seat, i),
         }),
     );
     parts.captions = [0, 1].map((seat) => h("div", { class: "piet-caption", testid: `piet-caption-${seat}` }));
@@ -177,10 +183,10 @@ export class PietScreen {
       { class: "piet-side" },
       h("h2", {}, t("pietui.moves")),
       parts.moves,
-      recordPanel(this),
+      recordPanel(this, { onReview: (text) => openRecordReview(this, text) }),
       h("div", { class: "actions" }, rulesButton("piet")),
     );
-    this.root = h("main", { class: "piet", testid: "piet" }, parts.players, parts.turn, boards, parts.actions, side);
+    this.root = h("main", { class: `piet ${this.coach ? "coached" : ""}`, testid: "piet" }, parts.players, parts.turn, this.coach?.el ?? null, boards, parts.actions, side);
     this.room.shell(h("span", { class: "room-title" }, parts.title, this.room.connectionBadge()), this.root);
   }
 
@@ -192,11 +198,13 @@ export class PietScreen {
     this.root.dataset.moves = String(m.moves.length);
     this.root.dataset.actor = this.actor === null ? "" : String(this.actor);
     this.parts.title.textContent = `${t("game.piet")} · ${t(`piet.phase.${m.phase}`)}`;
+    this.coach?.follow();
+    this.coach?.draw();
     this.drawPlayers();
     this.drawTurn();
-    this.drawPalette();
-    this.drawCanvases();
-    this.drawActions();
+    drawPalette(this);
+    drawCanvases(this);
+    drawActions(this);
     this.drawMoves();
   }
 
@@ -273,284 +281,8 @@ export class PietScreen {
     );
   }
 
-  // --- the palette -----------------------------------------------------------
-
-  drawPalette() {
-    const m = this.model;
-    const actor = this.actor;
-    const painting = m.phase === "painting" && actor !== null;
-    const filling = m.phase === "filling" && actor !== null;
-    const usable = painting ? usableCells(m.legal) : new Set();
-    const freeFill = new Set(filling ? m.legal.filter((x) => x.includes("@")).map((x) => x.split("@")[1]) : []);
-    for (let i = 0; i < PALETTE_SIZE; i += 1) {
-      const colour = m.palette[i];
-      const classes = [];
-      let disabled = true;
-      if (painting && colour) {
-        disabled = !usable.has(i);
-        if (this.sel.includes(i)) classes.push("selected");
-        if (disabled) classes.push("unusable");
-      }
-      const name = this.parts.palette.cells[i].dataset.cell;
-      if (filling && !colour) {
-        disabled = !freeFill.has(name);
-        if (!disabled) classes.push("fillable");
-        if (this.fillColour && !disabled) classes.push(`ghost-${this.fillColour}`);
-      }
-      this.parts.palette.set(i, { colour, classes, disabled });
-    }
-  }
-
-  tapPalette(i) {
-    const m = this.model;
-    if (this.actor === null || this.sending) return;
-    if (m.phase === "filling") {
-      if (!this.fillColour) {
-        toast(t("pietui.fill.pick_colour"), "info");
-        return;
-      }
-      this.send(fillText(this.fillColour, i));
-      return;
-    }
-    const { selection, restarted } = toggleSelection(this.sel, i);
-    if (restarted) toast(t("pietui.paint.connected"), "info");
-    this.sel = selection;
-    this.target = null;
-    this.brushCell = null;
-    this.brushColour = null;
-    this.refresh();
-  }
-
-  // --- the canvases and the preview -----------------------------------------
-
-  // The canvas cell the preview is anchored at: the chosen target, else the hovered one.
-  previewAnchor() {
-    return this.target ?? this.hover;
-  }
-
-  previewCells() {
-    const anchor = this.previewAnchor();
-    if (anchor === null || this.sel.length === 0) return null;
-    const text = paintText(this.sel, anchor);
-    const legal = this.model.legal.includes(text);
-    return { anchor, legal, landed: landing(this.sel, anchor), text };
-  }
-
   drawCanvases() {
-    const m = this.model;
-    const actor = this.actor;
-    const preview = m.phase === "painting" && actor !== null ? this.previewCells() : null;
-    const pending = this.pendingPaint();
-    for (const seat of [0, 1]) {
-      const grid = this.parts.canvases[seat];
-      const canvas = m.canvases[seat];
-      const mine = seat === actor && m.phase === "painting";
-      const brushable = pending && seat !== actor && this.brushAllowed(pending);
-      const looks = canvas.map((colour) => ({ colour, classes: [], disabled: true }));
-      if (mine) {
-        const fits = selectionFits(m.legal, this.sel);
-        looks.forEach((look, i) => {
-          look.disabled = this.sel.length === 0 || Boolean(look.colour);
-          if (this.sel.length && !look.colour && fits) look.classes.push("target");
-          if (this.target === i) look.classes.push("anchor");
-        });
-      }
-      if (mine && preview) {
-        for (const { from, to } of preview.landed) {
-          if (to === null) continue;
-          const look = looks[to];
-          look.classes.push(preview.legal ? "preview" : "preview-bad");
-          if (!look.colour) {
-            look.colour = m.palette[from];
-            look.classes.push("ghost");
-          }
-        }
-        if (!preview.legal) looks[preview.anchor].classes.push("preview-bad");
-      }
-      if (brushable) {
-        looks.forEach((look, i) => {
-          if (!look.colour) return;
-          look.disabled = false;
-          look.classes.push("brushable");
-          if (this.brushCell === i) {
-            look.classes.push("brush-cell");
-            if (this.brushColour) look.colour = this.brushColour;
-          }
-        });
-      }
-      looks.forEach((look, i) => grid.set(i, look));
-      grid.el.classList.toggle("active", mine);
-      replace(
-        this.parts.captions[seat],
-        h("span", { class: "swatch small", style: { background: colourCss(this.player(seat)?.colour || "grey") } }),
-        tn("pietui.canvas_of", { name: nameTag(this.name(seat)) }),
-      );
-    }
-  }
-
-  hoverCanvas(seat, i) {
-    if (seat !== this.actor || this.model.phase !== "painting" || this.target !== null) return;
-    if (this.hover === i) return;
-    this.hover = i;
-    this.drawCanvases();
-  }
-
-  tapCanvas(seat, i) {
-    const m = this.model;
-    const actor = this.actor;
-    if (actor === null || m.phase !== "painting" || this.sending) return;
-    if (seat === actor) {
-      if (this.sel.length === 0) return;
-      const text = paintText(this.sel, i);
-      if (!m.legal.includes(text)) {
-        this.hover = i;
-        this.target = null;
-        toast(t("pietui.paint.illegal"), "info");
-        this.refresh();
-        return;
-      }
-      this.target = this.target === i ? null : i;
-      this.brushCell = null;
-      this.brushColour = null;
-      this.refresh();
-      return;
-    }
-    const pending = this.pendingPaint();
-    if (pending && this.brushAllowed(pending) && m.canvases[seat][i]) {
-      this.brushCell = this.brushCell === i ? null : i;
-      this.brushColour = null;
-      this.refresh();
-    }
-  }
-
-  // --- the move being made ---------------------------------------------------
-
-  pendingPaint() {
-    if (this.target === null || this.sel.length === 0) return null;
-    const text = paintText(this.sel, this.target);
-    if (!this.model.legal.includes(text)) return null;
-    return { text, landed: landing(this.sel, this.target) };
-  }
-
-  brushAllowed(pending) {
-    const m = this.model;
-    const actor = this.actor;
-    if (!m.brushesOn || actor === null || m.brushes[actor] <= 0) return false;
-    // A move that fills the canvas ends the game at once: no brush after it.
-    return !fillsCanvas(m.canvases[actor], pending.landed);
-  }
-
-  drawActions() {
-    const m = this.model;
-    const actor = this.actor;
-    const box = this.parts.actions;
-    if (m.phase === "over") {
-      replace(
-        box,
-        h(
-          "div",
-          { class: "piet-result", testid: "piet-result" },
-          h("strong", {}, this.turnText()),
-          againPanel(this.room),
-          h("div", { class: "actions" }, h("button", { class: "btn primary", type: "button", testid: "piet-download-end", onclick: () => downloadRecord(this) }, t("pietui.record.download")), h("a", { class: "btn", href: "/" }, t("pietui.new_game"))),
-        ),
-      );
-      return;
-    }
-    if (actor === null) {
-      replace(box, h("p", { class: "hint" }, this.state.you.seat === null && !this.second ? t("lobby.watching") : t("pietui.wait")));
-      return;
-    }
-    if (m.phase === "filling") {
-      const counts = colourCounts(m.palette);
-      const group = h(
-          "div",
-          { class: "piet-colours", role: "radiogroup", "aria-label": t("pietui.fill.colour") },
-          COLOURS.map((c) => {
-            const left = PER_COLOUR - counts[c];
-            return h(
-              "button",
-              {
-                type: "button",
-                class: `piet-colour has-${c} ${this.fillColour === c ? "selected" : ""}`,
-                role: "radio",
-                "aria-checked": String(this.fillColour === c),
-                testid: `piet-fill-${c}`,
-                disabled: left <= 0,
-                onclick: () => {
-                  this.fillColour = c;
-                  this.refresh();
-                },
-              },
-              h("span", { class: "piet-piece" }, h("span", { class: "piet-letter" }, pieceLetter(c))),
-              h("span", {}, colourName(c)),
-              h("small", {}, t("pietui.fill.left", { n: Math.max(0, left) })),
-            );
-          }),
-        );
-      radioKeys(group);
-      replace(box, h("p", { class: "hint" }, t("pietui.fill.hint")), group);
-      return;
-    }
-    const pending = this.pendingPaint();
-    if (this.sel.length === 0) {
-      replace(box, h("p", { class: "hint" }, t("pietui.paint.pick")));
-      return;
-    }
-    const cancel = h("button", { class: "btn ghost", type: "button", testid: "piet-cancel", onclick: () => { this.resetChoice(); this.refresh(); } }, t("pietui.cancel"));
-    if (!pending) {
-      const fits = selectionFits(m.legal, this.sel);
-      replace(
-        box,
-        h("p", { class: "hint" }, fits ? t("pietui.paint.where") : t("pietui.paint.no_room")),
-        h("div", { class: "actions" }, cancel),
-      );
-      return;
-    }
-    let text = pending.text;
-    const rows = [];
-    if (this.brushAllowed(pending)) {
-      const opponent = 1 - actor;
-      rows.push(h("p", { class: "hint" }, tn("pietui.brush.hint", { name: nameList([this.name(opponent)]), n: m.brushes[actor] })));
-      if (this.brushCell !== null) {
-        const current = m.canvases[opponent][this.brushCell];
-        rows.push(
-          h(
-            "div",
-            { class: "piet-colours" },
-            COLOURS.filter((c) => c !== current).map((c) =>
-              h(
-                "button",
-                {
-                  type: "button",
-                  class: `piet-colour has-${c} ${this.brushColour === c ? "selected" : ""}`,
-                  testid: `piet-brush-${c}`,
-                  onclick: () => {
-                    this.brushColour = this.brushColour === c ? null : c;
-                    this.refresh();
-                  },
-                },
-                h("span", { class: "piet-piece" }, h("span", { class: "piet-letter" }, pieceLetter(c))),
-                h("span", {}, colourName(c)),
-              ),
-            ),
-            h("button", { class: "btn small ghost", type: "button", testid: "piet-brush-none", onclick: () => { this.brushCell = null; this.brushColour = null; this.refresh(); } }, t("pietui.brush.none")),
-          ),
-        );
-        if (this.brushColour) text += brushText(this.brushCell, this.brushColour);
-      }
-    }
-    replace(
-      box,
-      h("p", { class: "piet-pending" }, t("pietui.paint.ready"), " ", h("code", { testid: "piet-pending" }, text)),
-      rows,
-      h(
-        "div",
-        { class: "actions" },
-        h("button", { class: "btn primary big", type: "button", testid: "piet-place", disabled: this.sending, onclick: () => this.send(text) }, t("pietui.paint.place")),
-        cancel,
-      ),
-    );
+    drawCanvases(this);
   }
 
   drawMoves() {
@@ -572,26 +304,7 @@ export class PietScreen {
     this.parts.moves.scrollTop = this.parts.moves.scrollHeight;
   }
 
-  // --- sending -----------------------------------------------------------------
-
-  async send(text) {
-    const seat = this.actor;
-    if (seat === null) return;
-    const action = { type: "move", move: text };
-    this.sending = true;
-    try {
-      if (seat === this.mySeat) {
-        await this.room.conn.request({ t: "act", action });
-      } else {
-        await this.second.request({ t: "act", action });
-      }
-      this.resetChoice();
-    } catch (error) {
-      // The room toasts its own connection's errors; the second seat's are ours.
-      if (seat !== this.mySeat && error?.code) toast(errorText(error));
-    } finally {
-      this.sending = false;
-      this.refresh();
-    }
+  send(text) {
+    return sendMove(this, text);
   }
 }

@@ -72,6 +72,8 @@ export function readView(view, settings = {}) {
     moves,
     setup,
     finisher: seatOf(view.result?.finisher ?? view.finisher),
+    hints: Boolean(view.hints),
+    hinted: Array.isArray(view.hinted) ? view.hinted : [],
   };
   model.result = resultOf(view, scores);
   model.record =

@@ -1,0 +1,31 @@
+// Asking the server for the engine's advice (docs/piet.md, Learning): it runs
+// in the server's analysis pool, so the answer may take a moment.
+
+import { lang } from "../i18n.js";
+
+async function answer(response) {
+  const data = await response.json().catch(() => ({}));
+  if (!response.ok) throw data;
+  return data;
+}
+
+export async function roomAdvice(code, kind, params = {}) {
+  const query = new URLSearchParams({ ...params, lang: lang() });
+  return answer(await fetch(`/api/rooms/${code}/advice/${kind}?${query}`));
+}
+
+export async function recordReview(record) {
+  return answer(
+    await fetch(`/api/games/piet/advice/review?lang=${lang()}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ record }),
+    }),
+  );
+}
+
+// Points as people say them: whole numbers, with a sign.
+export function points(margin) {
+  const n = Math.round(Number(margin) || 0);
+  return n > 0 ? `+${n}` : String(n);
+}
