@@ -56,6 +56,19 @@ def test_a_stem_matches_endings_but_not_inside_a_word() -> None:
     assert hits("en", {"one": "{n} brush", "other": "{n} paintbrushes"}) == 1
 
 
+def test_a_word_ending_in_a_space_matches_only_the_whole_word() -> None:
+    words = parse(
+        {"terms": [{"term": "piece", "en": {"use": "piece", "avoid": []},
+                    "de": {"use": "Teil", "avoid": ["Stein ", "Steine "]},
+                    "uk": {"use": "фішка", "avoid": []}}]}
+    )
+    def hits(text: str) -> int:
+        return len(list(glossary_findings({"de": {"k": text}}, words)))
+    assert hits("neun Steine, mit denen") == 1
+    assert hits("einen Stein.") == 1
+    assert hits("Steinbock und Meilenstein") == 0
+
+
 def test_the_shipped_strings_use_the_glossary_words() -> None:
     found = [
         p.line() for p in check_all(ROOT / "src/atelier/content")

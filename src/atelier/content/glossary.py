@@ -4,7 +4,8 @@
 lists, per term and language, the word the interface uses and the words it
 must not use for the same thing. A word to avoid is a stem: it matches at the
 start of a word, in any case, so one entry covers a Ukrainian or German word's
-endings ("Ускладнен" finds "Ускладнений" and "ускладненому").
+endings ("Ускладнен" finds "Ускладнений" and "ускладненому"); one that ends in a
+space is a whole word ("Stein " finds "Stein," but not "Steinbock").
 
 Pure: it takes a strings file's parsed data and returns findings.
 """
@@ -40,7 +41,9 @@ def parse(data: Mapping[str, object]) -> dict[str, list[Avoid]]:
         for lang in LANGUAGES:
             words = entry[lang]
             for word in words.get("avoid", []):
-                pattern = re.compile(rf"(?<!\w){re.escape(word)}", re.IGNORECASE)
+                # a trailing space marks a whole word ("Stein " is not "Steinbock")
+                end = r"(?!\w)" if word.endswith(" ") else ""
+                pattern = re.compile(rf"(?<!\w){re.escape(word.strip())}{end}", re.IGNORECASE)
                 found[lang].append(Avoid(entry["term"], words["use"], word, pattern))
     return found
 
