@@ -68,12 +68,15 @@ export function t(key, params = {}) {
 // in as it is (a name that must stay whole), so the result is a list for h().
 export function tn(key, params = {}) {
   const text = template(key, params);
-  return text.split(/(\{\w+\})/).filter((part) => part).map((part) => {
-    const name = /^\{(\w+)\}$/.exec(part)?.[1];
-    if (!name || !Object.prototype.hasOwnProperty.call(params, name)) return part;
-    const value = params[name];
-    return value instanceof Node || Array.isArray(value) ? value : String(value);
-  });
+  return text
+    .split(/(\{\w+\})/)
+    .filter((part) => part)
+    .map((part) => {
+      const name = /^\{(\w+)\}$/.exec(part)?.[1];
+      if (!name || !Object.prototype.hasOwnProperty.call(params, name)) return part;
+      const value = params[name];
+      return value instanceof Node || Array.isArray(value) ? value : String(value);
+    });
 }
 
 // A column heading for scoreTable(): with its short form for phones
@@ -91,7 +94,6 @@ export function errorText(error) {
   if (has(key)) return t(key, error.params || {});
   return error.message || t("app.error_unknown");
 }
-
 
 // A player's name as shown: the server names computer players in English
 // ("Computer (easy)"); they are shown in the reader's language.

@@ -23,7 +23,11 @@ function resultPanel(screen) {
     h(
       "div",
       { class: "actions" },
-      h("button", { class: "btn primary", type: "button", testid: "piet-download-end", onclick: () => downloadRecord(screen) }, t("pietui.record.download")),
+      h(
+        "button",
+        { class: "btn primary", type: "button", testid: "piet-download-end", onclick: () => downloadRecord(screen) },
+        t("pietui.record.download"),
+      ),
       screen.extraEndActions?.() ?? null,
       h("a", { class: "btn", href: "/" }, t("pietui.new_game")),
     ),
@@ -120,13 +124,22 @@ function paintPanel(screen) {
   const pending = pendingPaint(screen);
   if (!pending) {
     const fits = selectionFits(m.legal, screen.sel);
-    return [h("p", { class: "hint" }, fits ? t("pietui.paint.where") : t("pietui.paint.no_room")), h("div", { class: "actions" }, cancel)];
+    return [
+      h("p", { class: "hint" }, fits ? t("pietui.paint.where") : t("pietui.paint.no_room")),
+      h("div", { class: "actions" }, cancel),
+    ];
   }
   let text = pending.text;
   const rows = [];
   if (brushAllowed(screen, pending)) {
     const opponent = 1 - actor;
-    rows.push(h("p", { class: "hint" }, tn("pietui.brush.hint", { name: nameList([screen.name(opponent)]), n: m.brushes[actor] })));
+    rows.push(
+      h(
+        "p",
+        { class: "hint" },
+        tn("pietui.brush.hint", { name: nameList([screen.name(opponent)]), n: m.brushes[actor] }),
+      ),
+    );
     if (screen.brushCell !== null) {
       rows.push(brushColours(screen, opponent));
       if (screen.brushColour) text += brushText(screen.brushCell, screen.brushColour);
@@ -134,7 +147,13 @@ function paintPanel(screen) {
   }
   const place = h(
     "button",
-    { class: "btn primary big", type: "button", testid: "piet-place", disabled: screen.sending, onclick: () => screen.send(text) },
+    {
+      class: "btn primary big",
+      type: "button",
+      testid: "piet-place",
+      disabled: screen.sending,
+      onclick: () => screen.send(text),
+    },
     t("pietui.paint.place"),
   );
   return [

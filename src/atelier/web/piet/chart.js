@@ -13,7 +13,13 @@ function el(tag, attrs) {
 }
 
 export function marginChart(plies, { label, selected = null, onPick = null } = {}) {
-  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, class: "piet-chart", role: "img", "aria-label": label, "data-testid": "piet-review-chart" });
+  const svg = el("svg", {
+    viewBox: `0 0 ${W} ${H}`,
+    class: "piet-chart",
+    role: "img",
+    "aria-label": label,
+    "data-testid": "piet-review-chart",
+  });
   const title = el("title", {});
   title.textContent = label;
   svg.append(title);
@@ -28,7 +34,12 @@ export function marginChart(plies, { label, selected = null, onPick = null } = {
   }
   plies.forEach((p, i) => {
     if (!p.turning && i !== selected) return;
-    const dot = el("circle", { cx: x(i), cy: y(values[i]), r: i === selected ? 5 : 4, class: i === selected ? "piet-chart-here" : "piet-chart-turn" });
+    const dot = el("circle", {
+      cx: x(i),
+      cy: y(values[i]),
+      r: i === selected ? 5 : 4,
+      class: i === selected ? "piet-chart-here" : "piet-chart-turn",
+    });
     if (onPick) dot.addEventListener("click", () => onPick(i));
     svg.append(dot);
   });

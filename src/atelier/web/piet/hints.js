@@ -25,7 +25,9 @@ export function moveFootprint(text) {
   }
   const cells = moveCells(move);
   const target = canvasCell(move.split(">")[1].trim().slice(0, 2));
-  const canvas = landing(cells, target).map((x) => x.to).filter((x) => x !== null);
+  const canvas = landing(cells, target)
+    .map((x) => x.to)
+    .filter((x) => x !== null);
   return { palette: cells, canvas };
 }
 
@@ -78,7 +80,13 @@ export function hintPanel(screen) {
       { class: "actions piet-hint-ask" },
       h(
         "button",
-        { class: "btn ghost", type: "button", testid: "piet-hint", disabled: Boolean(screen.asking), onclick: () => askHint(screen) },
+        {
+          class: "btn ghost",
+          type: "button",
+          testid: "piet-hint",
+          disabled: Boolean(screen.asking),
+          onclick: () => askHint(screen),
+        },
         screen.asking ? t("learn.hint.thinking") : t("learn.hint.ask"),
       ),
     );

@@ -95,7 +95,11 @@ function recordCard(room, code, data, host) {
   const record = data.settings?.record;
   if (!record && !host) return null;
   const refusal = refusals.get(code);
-  const error = h("p", { class: "piet-record-error", testid: "piet-record-error", role: "alert", hidden: !refusal }, refusal ? recordErrorText(refusal) : "");
+  const error = h(
+    "p",
+    { class: "piet-record-error", testid: "piet-record-error", role: "alert", hidden: !refusal },
+    refusal ? recordErrorText(refusal) : "",
+  );
   const change = async (patch, done) => {
     refusals.delete(code);
     error.hidden = true;
@@ -131,7 +135,12 @@ function recordCard(room, code, data, host) {
     : h("p", { class: "hint" }, t("pietui.record.load_hint"));
   const remove = h(
     "button",
-    { class: "btn ghost", type: "button", testid: "piet-record-remove", onclick: () => change({ record: null }, t("pietui.record.removed")) },
+    {
+      class: "btn ghost",
+      type: "button",
+      testid: "piet-record-remove",
+      onclick: () => change({ record: null }, t("pietui.record.removed")),
+    },
     t("pietui.record.remove"),
   );
   return h(
@@ -149,9 +158,7 @@ function recordCard(room, code, data, host) {
 export function pietLobbyCards(room) {
   const state = room.state;
   const data = state.room;
-  const guided = tutorialRoom(data.code)
-    ? tutorialLobbyCard()
-    : tutorialCard((path) => location.assign(path));
+  const guided = tutorialRoom(data.code) ? tutorialLobbyCard() : tutorialCard((path) => location.assign(path));
   return {
     afterSettings: [recordCard(room, data.code, data, state.you.host), guided],
     afterPlayers: state.you.player ? hotSeatCard(room, data.code, data) : null,

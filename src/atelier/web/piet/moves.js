@@ -93,7 +93,11 @@ export function usableCells(legal) {
 // Whether some legal move takes exactly `selection` (anywhere on the canvas).
 export function selectionFits(legal, selection) {
   if (selection.length === 0) return false;
-  const head = [...selection].sort((a, b) => a - b).map(paletteName).join("") + ">";
+  const head =
+    [...selection]
+      .sort((a, b) => a - b)
+      .map(paletteName)
+      .join("") + ">";
   return legal.some((m) => m.startsWith(head));
 }
 

@@ -85,7 +85,13 @@ class PuzzleBoard {
   build() {
     const parts = {};
     this.parts = parts;
-    parts.palette = new Grid({ kind: "palette", width: 3, testid: "piet-palette", label: t("pietui.palette"), onTap: (i) => tapPalette(this, i) });
+    parts.palette = new Grid({
+      kind: "palette",
+      width: 3,
+      testid: "piet-palette",
+      label: t("pietui.palette"),
+      onTap: (i) => tapPalette(this, i),
+    });
     parts.canvases = [0, 1].map(
       (seat) =>
         new Grid({
@@ -97,9 +103,10 @@ class PuzzleBoard {
           onHover: (i) => hoverCanvas(this, seat, i),
         }),
     );
-    parts.captions = [0, 1].map((seat) => h("div", { class: "piet-caption" }));
+    parts.captions = [0, 1].map(() => h("div", { class: "piet-caption" }));
     parts.actions = h("section", { class: "piet-actions", testid: "piet-actions" });
-    const board = (seat) => h("div", { class: `piet-board piet-board-${seat}` }, parts.captions[seat], parts.canvases[seat].el);
+    const board = (seat) =>
+      h("div", { class: `piet-board piet-board-${seat}` }, parts.captions[seat], parts.canvases[seat].el);
     const m = this.model;
     this.el = h(
       "section",
@@ -107,13 +114,22 @@ class PuzzleBoard {
       h(
         "p",
         { class: "piet-puzzle-task", testid: "piet-puzzle-task" },
-        t("learn.puzzle.task", { name: this.name(m.toMove), score: `${m.scores[0]} : ${m.scores[1]}`, n: this.puzzle.moves_left }),
+        t("learn.puzzle.task", {
+          name: this.name(m.toMove),
+          score: `${m.scores[0]} : ${m.scores[1]}`,
+          n: this.puzzle.moves_left,
+        }),
       ),
       h(
         "div",
         { class: "piet-boards" },
         board(0),
-        h("div", { class: "piet-board piet-board-palette" }, h("div", { class: "piet-caption" }, t("pietui.palette")), parts.palette.el),
+        h(
+          "div",
+          { class: "piet-board piet-board-palette" },
+          h("div", { class: "piet-caption" }, t("pietui.palette")),
+          parts.palette.el,
+        ),
         board(1),
       ),
       parts.actions,
@@ -141,14 +157,22 @@ class PuzzleBoard {
       if (result.correct) {
         this.solved = true;
         markSolved(this.puzzle.id);
-        this.feedback = h("p", { class: "piet-puzzle-result good", role: "status", testid: "piet-puzzle-solved" }, t("learn.puzzle.solved", { move: result.move, points: points(result.margin) }));
+        this.feedback = h(
+          "p",
+          { class: "piet-puzzle-result good", role: "status", testid: "piet-puzzle-solved" },
+          t("learn.puzzle.solved", { move: result.move, points: points(result.margin) }),
+        );
         this.onSolved?.();
       } else {
         this.feedback = h(
           "div",
           { class: "piet-puzzle-result", role: "status", testid: "piet-puzzle-wrong" },
           h("p", {}, t("learn.puzzle.wrong", { move: result.move, points: points(result.margin) })),
-          h("button", { class: "btn ghost", type: "button", testid: "piet-puzzle-answer", onclick: () => this.reveal() }, t("learn.puzzle.show")),
+          h(
+            "button",
+            { class: "btn ghost", type: "button", testid: "piet-puzzle-answer", onclick: () => this.reveal() },
+            t("learn.puzzle.show"),
+          ),
         );
       }
     } catch (error) {
@@ -163,7 +187,11 @@ class PuzzleBoard {
     try {
       const { answer, margin } = await ask("answer", { record: this.puzzle.record });
       this.hint = { ply: 0, seat: this.puzzle.to_move, footprint: moveFootprint(answer) };
-      this.feedback = h("p", { class: "piet-puzzle-result", role: "status", testid: "piet-puzzle-shown" }, t("learn.puzzle.answer", { move: answer, points: points(margin) }));
+      this.feedback = h(
+        "p",
+        { class: "piet-puzzle-result", role: "status", testid: "piet-puzzle-shown" },
+        t("learn.puzzle.answer", { move: answer, points: points(margin) }),
+      );
     } catch (error) {
       this.feedback = h("p", { class: "piet-puzzle-result", role: "alert" }, errorText(error));
     }
@@ -184,7 +212,15 @@ export async function openPuzzles(shell, { onBack }) {
     status,
     here,
     list,
-    h("div", { class: "actions" }, h("button", { class: "btn", type: "button", testid: "piet-puzzles-back", onclick: onBack }, t("learn.review.back"))),
+    h(
+      "div",
+      { class: "actions" },
+      h(
+        "button",
+        { class: "btn", type: "button", testid: "piet-puzzles-back", onclick: onBack },
+        t("learn.review.back"),
+      ),
+    ),
   );
   shell(h("span", { class: "room-title" }, t("learn.puzzle.title")), page);
   page.querySelector("h1").focus();
@@ -206,7 +242,12 @@ export async function openPuzzles(shell, { onBack }) {
           {},
           h(
             "button",
-            { type: "button", class: `btn ghost ${solved.has(p.id) ? "solved" : ""}`, testid: `piet-puzzle-${p.id}`, onclick: () => show(i) },
+            {
+              type: "button",
+              class: `btn ghost ${solved.has(p.id) ? "solved" : ""}`,
+              testid: `piet-puzzle-${p.id}`,
+              onclick: () => show(i),
+            },
             t("learn.puzzle.item", { n: i + 1, moves: p.moves_left }),
             solved.has(p.id) ? h("span", { class: "badge" }, t("learn.puzzle.done")) : null,
           ),

@@ -101,12 +101,21 @@ export function recordPanel(screen, { onReview } = {}) {
     onText: (text) => newRoomFromRecord(text, screen.state?.room.settings),
   });
   const [review, reviewInput] = onReview
-    ? fileButton({ testid: "piet-review-record", label: t("learn.review.record"), hint: t("learn.review.record_hint"), onText: onReview })
+    ? fileButton({
+        testid: "piet-review-record",
+        label: t("learn.review.record"),
+        hint: t("learn.review.record_hint"),
+        onText: onReview,
+      })
     : [null, null];
   return h(
     "div",
     { class: "actions piet-record" },
-    h("button", { class: "btn", type: "button", testid: "piet-download", onclick: () => downloadRecord(screen) }, t("pietui.record.download")),
+    h(
+      "button",
+      { class: "btn", type: "button", testid: "piet-download", onclick: () => downloadRecord(screen) },
+      t("pietui.record.download"),
+    ),
     load,
     input,
     review,

@@ -29,8 +29,16 @@ export class ReviewView {
     this.status = h("p", { class: "hint", role: "status", testid: "piet-review-status" }, t("learn.review.computing"));
     this.chart = h("div", { class: "piet-review-chart" });
     this.board = h("section", { class: "piet-review-board", "aria-live": "polite" });
-    this.list = h("ol", { class: "piet-review-moves", testid: "piet-review-moves", "aria-label": t("learn.review.moves") });
-    const close = h("button", { class: "btn", type: "button", testid: "piet-review-close", onclick: () => this.onClose?.() }, t("learn.review.back"));
+    this.list = h("ol", {
+      class: "piet-review-moves",
+      testid: "piet-review-moves",
+      "aria-label": t("learn.review.moves"),
+    });
+    const close = h(
+      "button",
+      { class: "btn", type: "button", testid: "piet-review-close", onclick: () => this.onClose?.() },
+      t("learn.review.back"),
+    );
     this.el = h(
       "main",
       { class: "piet-review", testid: "piet-review" },
@@ -63,8 +71,16 @@ export class ReviewView {
 
   summary() {
     const plies = this.data.plies;
-    const lost = [0, 1].map((seat) => Math.round(plies.filter((p) => p.player === seat).reduce((sum, p) => sum + Math.max(0, p.loss), 0)));
-    return t("learn.review.summary", { a: this.names[0], b: this.names[1], x: lost[0], y: lost[1], n: plies.filter((p) => p.turning).length });
+    const lost = [0, 1].map((seat) =>
+      Math.round(plies.filter((p) => p.player === seat).reduce((sum, p) => sum + Math.max(0, p.loss), 0)),
+    );
+    return t("learn.review.summary", {
+      a: this.names[0],
+      b: this.names[1],
+      x: lost[0],
+      y: lost[1],
+      n: plies.filter((p) => p.turning).length,
+    });
   }
 
   drawList() {
@@ -78,9 +94,15 @@ export class ReviewView {
           h("span", { class: "swatch small", style: { background: colourCss(this.colours[p.player] || "grey") } }),
           h("span", { class: "piet-review-n" }, `${i + 1}.`),
           h("code", {}, p.played),
-          h("span", { class: "piet-review-loss" }, Math.round(p.loss) > 0 ? t("learn.review.gave", { n: Math.round(p.loss) }) : t("learn.review.good")),
+          h(
+            "span",
+            { class: "piet-review-loss" },
+            Math.round(p.loss) > 0 ? t("learn.review.gave", { n: Math.round(p.loss) }) : t("learn.review.good"),
+          ),
           p.turning ? h("strong", { class: "piet-review-turn" }, t("learn.review.turning")) : null,
-          this.hinted.has(i) ? h("span", { class: "badge muted", testid: "piet-review-hinted" }, t("learn.review.hinted")) : null,
+          this.hinted.has(i)
+            ? h("span", { class: "badge muted", testid: "piet-review-hinted" }, t("learn.review.hinted"))
+            : null,
         ),
       ),
     );
@@ -100,7 +122,14 @@ export class ReviewView {
       li.classList.toggle("here", here);
       li.querySelector("button")?.setAttribute("aria-pressed", String(here));
     }
-    replace(this.chart, marginChart(plies, { label: t("learn.review.chart", { a: this.names[0], b: this.names[1] }), selected: i, onPick: (k) => this.show(k) }));
+    replace(
+      this.chart,
+      marginChart(plies, {
+        label: t("learn.review.chart", { a: this.names[0], b: this.names[1] }),
+        selected: i,
+        onPick: (k) => this.show(k),
+      }),
+    );
     const before = this.data.positions[i];
     const best = moveFootprint(p.best);
     const played = moveFootprint(p.played);
@@ -111,7 +140,12 @@ export class ReviewView {
       if (played.palette.includes(k)) classes.push("played");
       palette.set(k, { colour, classes, disabled: true });
     });
-    const canvas = new Grid({ kind: "canvas", width: 4, testid: "piet-review-canvas", label: t("pietui.canvas_of", { name: this.names[p.player] }) });
+    const canvas = new Grid({
+      kind: "canvas",
+      width: 4,
+      testid: "piet-review-canvas",
+      label: t("pietui.canvas_of", { name: this.names[p.player] }),
+    });
     cellsOf(before.canvases[p.player]).forEach((colour, k) => {
       const classes = [];
       if (best.canvas.includes(k)) classes.push("hinted");

@@ -25,7 +25,10 @@ function open(screen, load, names, colours, hinted = []) {
     },
   });
   screen.reviewing = view;
-  screen.room.shell(h("span", { class: "room-title" }, t("learn.review.title"), screen.room.connectionBadge()), view.el);
+  screen.room.shell(
+    h("span", { class: "room-title" }, t("learn.review.title"), screen.room.connectionBadge()),
+    view.el,
+  );
   view.el.querySelector("h1")?.focus?.();
   view.start();
 }
@@ -51,5 +54,9 @@ export function openRecordReview(screen, record) {
 }
 
 export function reviewButton(screen) {
-  return h("button", { class: "btn", type: "button", testid: "piet-review-open", onclick: () => openGameReview(screen) }, t("learn.review.open"));
+  return h(
+    "button",
+    { class: "btn", type: "button", testid: "piet-review-open", onclick: () => openGameReview(screen) },
+    t("learn.review.open"),
+  );
 }

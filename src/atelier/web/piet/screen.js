@@ -163,7 +163,12 @@ export class PietScreen {
     );
     parts.captions = [0, 1].map((seat) => h("div", { class: "piet-caption", testid: `piet-caption-${seat}` }));
     parts.actions = h("section", { class: "piet-actions", testid: "piet-actions" });
-    parts.moves = h("ol", { class: "piet-movelist", testid: "piet-moves", tabindex: 0, "aria-label": t("pietui.moves") });
+    parts.moves = h("ol", {
+      class: "piet-movelist",
+      testid: "piet-moves",
+      tabindex: 0,
+      "aria-label": t("pietui.moves"),
+    });
     const board = (seat) =>
       h("div", { class: `piet-board piet-board-${seat}` }, parts.captions[seat], parts.canvases[seat].el);
     const boards = h(
@@ -186,7 +191,16 @@ export class PietScreen {
       recordPanel(this, { onReview: (text) => openRecordReview(this, text) }),
       h("div", { class: "actions" }, rulesButton("piet")),
     );
-    this.root = h("main", { class: `piet ${this.coach ? "coached" : ""}`, testid: "piet" }, parts.players, parts.turn, this.coach?.el ?? null, boards, parts.actions, side);
+    this.root = h(
+      "main",
+      { class: `piet ${this.coach ? "coached" : ""}`, testid: "piet" },
+      parts.players,
+      parts.turn,
+      this.coach?.el ?? null,
+      boards,
+      parts.actions,
+      side,
+    );
     this.room.shell(h("span", { class: "room-title" }, parts.title, this.room.connectionBadge()), this.root);
   }
 
@@ -237,11 +251,19 @@ export class PietScreen {
         m.brushesOn
           ? h(
               "span",
-              { class: "piet-brushes", testid: `piet-brushes-${seat}`, title: t("pietui.brushes_left", { n: m.brushes[seat] }) },
+              {
+                class: "piet-brushes",
+                testid: `piet-brushes-${seat}`,
+                title: t("pietui.brushes_left", { n: m.brushes[seat] }),
+              },
               `✎ ${Math.max(0, m.brushes[seat])}`,
             )
           : null,
-        h("span", { class: "piet-score", testid: `piet-score-${seat}`, "aria-label": t("pietui.score") }, String(m.scores[seat])),
+        h(
+          "span",
+          { class: "piet-score", testid: `piet-score-${seat}`, "aria-label": t("pietui.score") },
+          String(m.scores[seat]),
+        ),
       );
     });
     replace(this.parts.players, cards);
@@ -277,7 +299,9 @@ export class PietScreen {
       h("span", { class: "piet-phase", testid: "piet-phase" }, t(`piet.phase.${m.phase}`)),
       h("span", { testid: "piet-turn-text" }, this.turnText()),
       extra,
-      this.player(m.toMove)?.computer && m.phase !== "over" ? h("span", { class: "piet-thinking", "aria-hidden": "true" }) : null,
+      this.player(m.toMove)?.computer && m.phase !== "over"
+        ? h("span", { class: "piet-thinking", "aria-hidden": "true" })
+        : null,
     );
   }
 
@@ -291,7 +315,12 @@ export class PietScreen {
       h(
         "li",
         { testid: "piet-move", dataset: { seat: move.seat === null ? "" : String(move.seat) } },
-        move.seat !== null ? h("span", { class: "swatch small", style: { background: colourCss(this.player(move.seat)?.colour || "grey") } }) : null,
+        move.seat !== null
+          ? h("span", {
+              class: "swatch small",
+              style: { background: colourCss(this.player(move.seat)?.colour || "grey") },
+            })
+          : null,
         h("code", {}, move.text),
         // Filling scores nothing; only painting moves show their points.
         move.points !== null && move.points !== undefined && move.text.includes(">")

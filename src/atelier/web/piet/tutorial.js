@@ -38,7 +38,16 @@ export async function startTutorial(go) {
 // The offer on the start page (with puzzles, drawn in its `shell`) and in Piet's lobby.
 export function tutorialCard(go, shell = null) {
   const puzzles = shell
-    ? h("button", { class: "btn ghost", type: "button", testid: "piet-puzzles-open", onclick: () => openPuzzles(shell, { onBack: () => location.assign("/") }) }, t("learn.puzzle.title"))
+    ? h(
+        "button",
+        {
+          class: "btn ghost",
+          type: "button",
+          testid: "piet-puzzles-open",
+          onclick: () => openPuzzles(shell, { onBack: () => location.assign("/") }),
+        },
+        t("learn.puzzle.title"),
+      )
     : null;
   return h(
     "section",
@@ -48,7 +57,11 @@ export function tutorialCard(go, shell = null) {
     h(
       "div",
       { class: "actions" },
-      h("button", { class: "btn", type: "button", testid: "piet-tutorial-start", onclick: () => startTutorial(go) }, tutorialDone() ? t("learn.tutorial.again") : t("learn.tutorial.start")),
+      h(
+        "button",
+        { class: "btn", type: "button", testid: "piet-tutorial-start", onclick: () => startTutorial(go) },
+        tutorialDone() ? t("learn.tutorial.again") : t("learn.tutorial.start"),
+      ),
       puzzles,
     ),
   );
@@ -56,7 +69,12 @@ export function tutorialCard(go, shell = null) {
 
 // In the lobby of the guided game's room: what to do before it begins.
 export function tutorialLobbyCard() {
-  return h("section", { class: "card piet-tutorial-offer", testid: "piet-tutorial-lobby" }, h("h2", {}, t("learn.tutorial.title")), h("p", {}, t("learn.tutorial.lobby")));
+  return h(
+    "section",
+    { class: "card piet-tutorial-offer", testid: "piet-tutorial-lobby" },
+    h("h2", {}, t("learn.tutorial.title")),
+    h("p", {}, t("learn.tutorial.lobby")),
+  );
 }
 
 // --- the steps --------------------------------------------------------------
@@ -108,7 +126,12 @@ const STEPS = [
   },
   {
     key: "fill",
-    ring: { palette: (s) => (s.model.phase === "filling" && myTurn(s) ? s.model.palette.map((c, i) => (c ? -1 : i)).filter((i) => i >= 0) : []) },
+    ring: {
+      palette: (s) =>
+        s.model.phase === "filling" && myTurn(s)
+          ? s.model.palette.map((c, i) => (c ? -1 : i)).filter((i) => i >= 0)
+          : [],
+    },
     done: (s, c) => s.model.moves.slice(c.moves).some((mv) => mv.text.includes("@") && mv.seat === c.seat),
   },
   { key: "order" },
@@ -194,17 +217,29 @@ export class Coach {
     const step = this.step;
     const next = step.done
       ? null
-      : h("button", { class: "btn primary", type: "button", testid: "piet-coach-next" }, step.last ? t("learn.tutorial.finish") : t("learn.tutorial.next"));
+      : h(
+          "button",
+          { class: "btn primary", type: "button", testid: "piet-coach-next" },
+          step.last ? t("learn.tutorial.finish") : t("learn.tutorial.next"),
+        );
     if (next) next.onclick = () => this.next();
     replace(
       this.el,
       h("p", { class: "piet-coach-count" }, t("learn.tutorial.step", { n: this.index + 1, of: STEPS.length })),
-      h("p", { class: "piet-coach-text", testid: "piet-coach-text", role: "status", "aria-live": "polite" }, t(`learn.tutorial.${step.key}`, { place: t("pietui.paint.place") })),
+      h(
+        "p",
+        { class: "piet-coach-text", testid: "piet-coach-text", role: "status", "aria-live": "polite" },
+        t(`learn.tutorial.${step.key}`, { place: t("pietui.paint.place") }),
+      ),
       h(
         "div",
         { class: "actions" },
         next,
-        h("button", { class: "btn ghost", type: "button", testid: "piet-coach-leave", onclick: () => this.leave() }, t("learn.tutorial.leave")),
+        h(
+          "button",
+          { class: "btn ghost", type: "button", testid: "piet-coach-leave", onclick: () => this.leave() },
+          t("learn.tutorial.leave"),
+        ),
       ),
     );
   }

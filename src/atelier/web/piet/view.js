@@ -20,7 +20,8 @@ const cellsOf = (board, n) => {
 
 const pair = (value, fallback = 0) => {
   if (Array.isArray(value)) return [value[0] ?? fallback, value[1] ?? fallback];
-  if (value && typeof value === "object") return [value["1"] ?? value[0] ?? fallback, value["2"] ?? value[1] ?? fallback];
+  if (value && typeof value === "object")
+    return [value["1"] ?? value[0] ?? fallback, value["2"] ?? value[1] ?? fallback];
   return [fallback, fallback];
 };
 
