@@ -10,13 +10,35 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from atelier.games.core import DrawingGame, Game
-from atelier.server.connection import Connection
+from atelier.server.ink.bundles import Bundle
 from atelier.server.ink.rights import InkRights
 
 CanvasAction = Callable[[Any, int, bool], dict[str, Any] | None]
+
+
+class Watcher(Protocol):
+    """A connection as the ink path sees it (``connection.Connection`` is one)."""
+
+    @property
+    def player_id(self) -> str | None: ...
+
+    @property
+    def bundle(self) -> Bundle | None:
+        """Its ink waiting to go, for a connection that takes bundles."""
+        ...
+
+    def send(self, message: str | bytes) -> None: ...
+
+    def relay(self, prefixed: bytes) -> None:
+        """One ink frame after its u16 length, as bundles carry it."""
+        ...
+
+    def gatherer(self) -> Callable[[bytes], None] | None:
+        """What adds a frame to its bundle without a timer (None: no bundles)."""
+        ...
 
 
 @dataclass(slots=True)
@@ -25,8 +47,8 @@ class Fan:
     batch until someone comes, goes or comes to see differently."""
 
     gather: list[Callable[[bytes], None]]
-    """Each bundling watcher's gatherer (``Connection.gatherer``)."""
-    single: list[Connection]
+    """Each bundling watcher's gatherer (``Watcher.gatherer``)."""
+    single: list[Watcher]
     """Watchers that take a message per frame."""
 
 
@@ -47,9 +69,9 @@ class InkCaches:
     """The rules' ``canvas_action`` (a ``DrawingGame``'s), looked up once: it is
     asked after every batch that changes whether a canvas is blank."""
     rights: InkRights | None = None
-    fans: dict[tuple[str, int, Connection | None], Fan] = field(default_factory=dict)
+    fans: dict[tuple[str, int, Watcher | None], Fan] = field(default_factory=dict)
     """(drawing key, seat, sender) -> where that sender's batches of that drawing go."""
-    seen: dict[Connection, Seen] = field(default_factory=dict)
+    seen: dict[Watcher, Seen] = field(default_factory=dict)
     gathering: bool = False  # live ink waits in bundles for the room's flush
 
     @classmethod
@@ -60,6 +82,6 @@ class InkCaches:
         """Someone came, went or now sees differently: the fans are made anew."""
         self.fans.clear()
 
-    def forget(self, conn: Connection) -> None:
+    def forget(self, conn: Watcher) -> None:
         self.seen.pop(conn, None)
         self.fans.clear()

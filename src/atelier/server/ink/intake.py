@@ -12,16 +12,15 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from atelier.errors import RuleError
 from atelier.games.core import SYSTEM
 from atelier.hub import Hub, HubMessage
 from atelier.ink.codec import MAX_BATCH_BYTES
-from atelier.server.connection import Connection
 from atelier.server.ink.relay import relay_ink
 from atelier.server.ink.rights import Drawer, InkRights, rights, seat_tools
-from atelier.server.live_room import LiveRoom
+from atelier.server.ink.room import InkRoom, Watcher
 from atelier.server.model import Event, RoomModel, decide_action
 from atelier.store import InkRow, Store
 
@@ -35,11 +34,14 @@ that draw nothing (a clear, again and again) count no stroke."""
 MAX_ROOM_INK_BYTES = 16 * 1024 * 1024
 """Ink one room may hold over all its games (each kept in memory while it is loaded)."""
 
-Commit = Callable[[LiveRoom, Callable[[RoomModel], tuple[Event, Any]]], Awaitable[Event]]
+R = TypeVar("R", bound=InkRoom)
+Commit = Callable[[R, Callable[[RoomModel], tuple[Event, Any]]], Awaitable[Event]]
 
 
-class InkIntake:
-    def __init__(self, store: Store, hub: Hub, commit: Commit,
+class InkIntake(Generic[R]):
+    """Every batch of this process's rooms (``R``: ``live_room.LiveRoom``)."""
+
+    def __init__(self, store: Store, hub: Hub, commit: Commit[R],
                  max_drawing: int = MAX_DRAWING_BYTES,
                  max_room: int = MAX_ROOM_INK_BYTES) -> None:
         self.store = store
@@ -55,7 +57,7 @@ class InkIntake:
 
     # -- a batch from a player ----------------------------------------------------
 
-    def take(self, room: LiveRoom, conn: Connection, data: bytes) -> Awaitable[None] | None:
+    def take(self, room: R, conn: Watcher, data: bytes) -> Awaitable[None] | None:
         """Check, keep and relay one batch, all without waiting; then what is left
         to await before the sender's next message is handled, or None (nearly
         always): publishing the batch to other processes that hold the room, and
@@ -93,7 +95,7 @@ class InkIntake:
         action = self._canvas_action(room, drawer)
         return None if action is None else self._commit_canvas(room, action)
 
-    async def _publish(self, room: LiveRoom, drawer: Drawer, n: int, data: bytes) -> None:
+    async def _publish(self, room: R, drawer: Drawer, n: int, data: bytes) -> None:
         await self.hub.publish(
             HubMessage(room.code, "ink", self.hub.origin,
                        {"key": drawer.key, "seat": drawer.seat, "n": n}, data)
@@ -102,7 +104,7 @@ class InkIntake:
         if action is not None:
             await self._commit_canvas(room, action)
 
-    def _canvas_action(self, room: LiveRoom, drawer: Drawer) -> dict[str, Any] | None:
+    def _canvas_action(self, room: R, drawer: Drawer) -> dict[str, Any] | None:
         """The action that tells the rules whether the canvas shows ink, when they
         want to know (DrawingGame.canvas_action); None nearly always, and then
         not asked again for the same canvas state until the next event."""
@@ -117,7 +119,7 @@ class InkIntake:
             drawer.quiet = blank
         return action
 
-    async def _commit_canvas(self, room: LiveRoom, action: dict[str, Any]) -> None:
+    async def _commit_canvas(self, room: R, action: dict[str, Any]) -> None:
         """Awaited before the player's next message is read, so "I drew, now I
         take a token" arrives in that order."""
 
@@ -131,7 +133,7 @@ class InkIntake:
 
     # -- a batch another process accepted -------------------------------------------
 
-    def from_hub(self, room: LiveRoom, key: str, seat: int, n: int, data: bytes) -> None:
+    def from_hub(self, room: R, key: str, seat: int, n: int, data: bytes) -> None:
         """Keep and relay a batch another process checked and stored."""
         if n < len(room.ink.get(key, {}).get(seat, ())):
             return  # already here (sent on connect)
@@ -191,7 +193,7 @@ class InkIntake:
                  self.ink_written, self.ink_written - before)
 
 
-def _drawer(room: LiveRoom, now: InkRights, player_id: str | None) -> Drawer:
+def _drawer(room: InkRoom, now: InkRights, player_id: str | None) -> Drawer:
     """The player's Drawer as of ``now``, made on their first batch since the
     last event; RuleError("cannot_draw") if they may not draw now."""
     key = now.key

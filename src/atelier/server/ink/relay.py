@@ -7,14 +7,13 @@ import struct
 from functools import partial
 
 from atelier.server import views
-from atelier.server.connection import Connection
 from atelier.server.ink.bundles import bundler
 from atelier.server.ink.caches import NOTHING, Fan, Seen
 from atelier.server.ink.rights import rights
-from atelier.server.live_room import LiveRoom
+from atelier.server.ink.room import InkRoom, Watcher
 
 
-def sync_ink(room: LiveRoom, conn: Connection) -> None:
+def sync_ink(room: InkRoom, conn: Watcher) -> None:
     """Send the ink a connection may newly see (all of it on a new key or on connect)."""
     model, cache = room.model, room.cache
     before = cache.seen.get(conn, NOTHING)
@@ -44,7 +43,7 @@ def sync_ink(room: LiveRoom, conn: Connection) -> None:
 _HEAD = struct.Struct(">HB").pack
 
 
-def _fan(room: LiveRoom, key: str, seat: int, sender: Connection | None) -> Fan:
+def _fan(room: InkRoom, key: str, seat: int, sender: Watcher | None) -> Fan:
     gather, single = [], []
     seen = room.cache.seen
     for conn in room.conns:
@@ -59,8 +58,8 @@ def _fan(room: LiveRoom, key: str, seat: int, sender: Connection | None) -> Fan:
     return Fan(gather, single)
 
 
-def relay_ink(room: LiveRoom, key: str, seat: int, data: bytes,
-              sender: Connection | None) -> None:
+def relay_ink(room: InkRoom, key: str, seat: int, data: bytes,
+              sender: Watcher | None) -> None:
     """One batch to every other connection that sees that drawing now: gathered
     into their bundles (flushed together on the shared timer) with one call
     each, this being the busiest loop of the server."""
@@ -78,7 +77,7 @@ def relay_ink(room: LiveRoom, key: str, seat: int, data: bytes,
         bundler().add_group(partial(_flush, room))
 
 
-def _flush(room: LiveRoom) -> None:
+def _flush(room: InkRoom) -> None:
     """Send every connection of the room the ink gathered for it (the bundle timer)."""
     room.cache.gathering = False
     for conn in room.conns:
