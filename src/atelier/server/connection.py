@@ -41,7 +41,7 @@ class Connection:
         self.queue: deque[Outgoing] = deque()
         self._write_now = transport.write_now
         self._wake: asyncio.Future[None] | None = None
-        self.bundle = Bundle(self._put_bundle) if bundles else None
+        self.bundle = Bundle(self._put) if bundles else None
 
     def send(self, message: Outgoing) -> None:
         if self.closing:
@@ -77,11 +77,9 @@ class Connection:
         if self.bundle is not None:
             self.bundle.flush()
 
-    def _put_bundle(self, data: bytes) -> None:
-        if not self.closing:
-            self._put(data)
-
     def _put(self, message: Outgoing) -> None:
+        if self.closing:  # only a bundle's flush comes here then
+            return
         queue = self.queue
         # nothing waiting before it: the transport may write it at once, which
         # spares a wake-up of the writer task per message (docs/performance.md)
