@@ -195,7 +195,7 @@ class Session:
             return False
         if not conn.limits.ink.take(len(data), time.monotonic()):
             return False
-        self.take_ink(data)
+        self.take_batch(data)
         return True
 
     async def on_ink(self, data: bytes) -> None:
@@ -213,9 +213,9 @@ class Session:
                     return
                 if allowance.take(len(data), time.monotonic()):
                     break
-        self.take_ink(data)
+        self.take_batch(data)
 
-    def take_ink(self, data: bytes) -> None:
+    def take_batch(self, data: bytes) -> None:
         """One batch within the allowance, however it came: taken at once, and what
         it leaves to await held for the loop (``inflight``)."""
         room = self.room
