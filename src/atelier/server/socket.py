@@ -186,8 +186,8 @@ class Session:
     def ink_now(self, data: bytes) -> bool:
         """A batch straight from the transport, while this session waits for its
         next message (so nothing sent before it is still being handled), without
-        a task switch or an event object, which is most of the server's work at
-        100 rooms (docs/performance.md). False: the transport queues it for
+        a task switch or an event object: ink is most of the server's work
+        (docs/performance.md). False: the transport queues it for
         ``on_ink`` as any message (something is still under way, or the batch
         is beyond the ink allowance and must wait for it)."""
         conn = self.conn

@@ -12,8 +12,9 @@ from collections.abc import Callable
 from atelier.server.per_loop import PerLoop
 
 BUNDLE_SECONDS = 0.04
-"""How long ink waits for company. Each message sent costs the server tens of
-microseconds (docs/performance.md); 40 ms leaves most of the 100 ms budget."""
+"""How long ink waits for company: each message sent costs the server far more
+than its bytes, and this wait stays well inside the delivery budget
+(docs/performance.md)."""
 BUNDLE_MAX_BYTES = 32 * 1024
 """A bundle this large goes at once (a sync of a long drawing is split)."""
 

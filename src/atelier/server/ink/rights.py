@@ -1,8 +1,8 @@
 """Who may draw now, and with what: the game's answer as of the last logged event.
 
 The rules answer from the state, which changes only by logged events, so one
-answer serves every batch until the next event (asking the game per batch was
-a tenth of the ink path, docs/performance.md)."""
+answer serves every batch until the next event rather than the game being asked
+per batch (docs/performance.md)."""
 
 from __future__ import annotations
 
