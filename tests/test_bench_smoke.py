@@ -67,3 +67,12 @@ def test_bench_rooms_prints_memory_figures() -> None:
     assert re.search(r"generation 1: 5 finished rooms loaded .* RSS [\d.]+ MiB", out), out
     assert re.search(r"generation 1: all unloaded [\d.]+ s after the players left", out), out
     assert "read back from the log" in out
+
+
+def test_bench_inkpath_takes_every_batch() -> None:
+    out = subprocess.run(  # a refused batch would end it with the RuleError
+        [sys.executable, "-c", _PLAIN_INSTALL.replace("atelier.cli", "atelier.bench.inkpath"),
+         "--rooms", "2", "--players", "3", "--rounds", "50"],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout
+    assert re.fullmatch(r"[\d.]+ us per batch \(300 batches, each to 2 players\)\n", out), out

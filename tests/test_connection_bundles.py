@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from atelier.server.connection import BUNDLE_MAX_BYTES, Connection
+from atelier.server.connection import Connection
+from atelier.server.ink.bundles import BUNDLE_MAX_BYTES
 
 
 def queued_bundles(conn: Connection) -> list[bytes]:

@@ -100,7 +100,7 @@ def test_a_client_heard_from_is_not_pinged_and_one_that_stays_silent_is_closed()
             return None
 
     async def run() -> None:
-        async def handler(ws: object, code: str) -> None:
+        async def handler(ws: object, code: str, transport: object) -> None:
             pass
 
         sock = RoomSocket(handler, SimpleNamespace(connections=set(), tasks=set()))

@@ -18,13 +18,14 @@ import uvicorn
 from starlette.websockets import WebSocket
 
 from atelier.server.fastws import front_protocol
+from atelier.server.ink.transport import SocketTransport
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]
 Send = Callable[[MutableMapping[str, Any]], Awaitable[None]]
 
 
-async def echo(ws: WebSocket, code: str) -> None:
+async def echo(ws: WebSocket, code: str, transport: SocketTransport) -> None:
     """Send back every message until the client goes."""
     await ws.accept()
     while True:

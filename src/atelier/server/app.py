@@ -36,7 +36,7 @@ from atelier.server.decks import router as decks_router
 from atelier.server.forwarded import Proxies
 from atelier.server.headers import SecurityHeaders
 from atelier.server.http_errors import error_response, read_body, rule_error
-from atelier.server.ink_intake import MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES
+from atelier.server.ink.intake import MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES
 from atelier.server.model import COLOUR_HEX, hash_token
 from atelier.server.pngs import PngCache
 from atelier.server.protocol import load_json

@@ -198,6 +198,7 @@ def main(argv: list[str]) -> int:
     from atelier.server.app import ServerConfig, address_of, create_app
     from atelier.server.fastws import Defences, front_protocol
     from atelier.server.forwarded import Proxies
+    from atelier.server.ink.transport import SocketTransport
     from atelier.server.socket import serve_socket
     from atelier.server.workers import OwnerOnly, WorkerServer
 
@@ -261,7 +262,7 @@ def main(argv: list[str]) -> int:
                           SocketCounts(args.max_sockets, proxies))
     app = create_app(config)
 
-    async def room_socket(ws: WebSocket, code: str) -> None:
+    async def room_socket(ws: WebSocket, code: str, transport: SocketTransport) -> None:
         if owns is not None and not owns(code):
             # an upgrade on a connection first routed for another room: ask
             # the client to reconnect, and the parent routes it to the owner
@@ -270,7 +271,7 @@ def main(argv: list[str]) -> int:
             return
         await serve_socket(ws, code, app.state.rooms, config.allowed_origins,
                            app.state.addresses, address_of(ws, config.address_policy), proxies,
-                           config.hello_seconds)
+                           config.hello_seconds, transport)
 
     # Room sockets get the lean transport (atelier.server.fastws); HTTP is uvicorn's.
     lean = args.ws_transport == "lean"

@@ -7,9 +7,11 @@ the room work itself (docs/performance.md). So a connection's request head is
 read here (:class:`FrontProtocol`, which also counts the connection against its
 address and times its head): an upgrade to ``/ws/{code}`` is served by
 :class:`RoomSocket`, which frames messages itself (RFC 6455, its rules in
-``wsframe``) and hands the session a real Starlette ``WebSocket`` over two plain
-callables; anything else is passed on, bytes untouched, to uvicorn's HTTP
-protocol, so FastAPI serves pages and the API as before. An upgrade that comes
+``wsframe``) and hands the session a real Starlette ``WebSocket`` and itself, as
+the session's ``SocketTransport`` (``atelier.server.ink.transport``: a message
+written at once, ink taken before it is queued); anything else is passed on,
+bytes untouched, to uvicorn's HTTP protocol, so FastAPI serves pages and the API
+as before. An upgrade that comes
 later on a kept-alive connection is handed back to the front (:class:`HttpGuard`).
 
 uvicorn takes the protocol class as its ``http`` setting (a documented hook):
@@ -37,6 +39,7 @@ from atelier.errors import RuleError
 from atelier.i18n import pick_language
 from atelier.server.addresses import SocketCounts, Ticket
 from atelier.server.headers import HEADERS
+from atelier.server.ink.transport import SocketTransport
 from atelier.server.per_loop import PerLoop
 from atelier.server.views import error_body
 from atelier.server.wsframe import (
@@ -88,7 +91,9 @@ CLOSE_GRACE = 2.0
 """How long a close we started waits for the client's answer."""
 PREFIX = b"GET /ws/"
 
-RoomSocketHandler = Callable[[WebSocket, str], Awaitable[None]]
+RoomSocketHandler = Callable[[WebSocket, str, SocketTransport], Awaitable[None]]
+"""The session for one room socket: its WebSocket, the room code from the path,
+and the transport's shortcuts (the RoomSocket itself)."""
 
 
 @dataclass
@@ -351,9 +356,6 @@ class RoomSocket(asyncio.Protocol):
             "query_string": query.encode("latin-1"), "root_path": "", "headers": headers,
             "client": tuple(peer[:2]) if peer else None,
             "server": tuple(local[:2]) if local else None, "subprotocols": [],
-            # the session may write at once rather than through its writer task
-            "extensions": {"atelier.write_now": self.write_now,
-                           "atelier.take_ink": self.take_ink},
         }
         self.events.append({"type": "websocket.connect"})
         ws = WebSocket(scope, self.receive, self.send)
@@ -366,7 +368,7 @@ class RoomSocket(asyncio.Protocol):
 
     async def _run(self, ws: WebSocket, code: str) -> None:
         try:
-            await self.handler(ws, code)
+            await self.handler(ws, code, self)
         except Exception:
             log.exception("room socket failed")
             self._close_frame(1011, "internal error")
@@ -438,9 +440,11 @@ class RoomSocket(asyncio.Protocol):
             self.events.appendleft(event)  # every later receive says so too
         return event
 
+    # -- SocketTransport: the session's shortcuts ------------------------------------
+
     def take_ink(self, handler: Callable[[bytes], bool]) -> None:
-        """The session hands binary messages to ``handler`` directly while it
-        waits in ``receive`` with nothing queued, so their order is kept."""
+        """Binary messages go to ``handler`` directly while the session waits in
+        ``receive`` with nothing queued, so their order is kept."""
         self.ink_now = handler
 
     def write_now(self, data: bytes | str) -> bool:

@@ -1,8 +1,8 @@
 """One room as this process holds it: the model, its connections, its ink.
 
 A ``LiveRoom`` is data with a few small helpers; the parts that act on rooms
-(``rooms.Rooms`` for changes, ``fanout`` for what goes out, ``ink_intake`` for
-ink coming in, ``deadlines`` and ``computers`` for what happens by itself) each
+(``rooms.Rooms`` for changes, ``fanout`` for what goes out, the ``ink`` package
+for live ink, ``deadlines`` and ``computers`` for what happens by itself) each
 do one job with it.
 """
 
@@ -11,20 +11,14 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
-from atelier.games.core import DrawingGame
 from atelier.ink.batches import BatchLog
 from atelier.ink.guard import InkGuard
 from atelier.ink.presence import InkPresence
 from atelier.server.connection import Connection
-from atelier.server.ink_gate import InkRights
+from atelier.server.ink.caches import InkCaches
 from atelier.server.model import RoomModel
-
-if TYPE_CHECKING:  # fanout imports this module
-    from atelier.server.fanout import Fan
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 6
@@ -69,20 +63,13 @@ class LiveRoom:
     bots: asyncio.Task[None] | None = None
     bots_again: bool = False
     active_at: float = field(default_factory=time.monotonic)  # last connection or change
-    rights: InkRights | None = None  # who may draw now (ink_gate), until the next event
-    fans: dict[tuple[str, int, Connection | None], Fan] = field(default_factory=dict)
-    """(drawing key, seat, sender) -> where that sender's batches of that drawing
-    go (fanout.relay_ink); emptied whenever a connection comes, goes or comes
-    to see differently."""
-    gathering: bool = False  # live ink waits in bundles for flush_ink
     creator_left_at: float | None = None  # monotonic: the unseated creator's last connection closed
     host_timer: asyncio.TimerHandle | None = None  # then gives the host role away (Rooms)
-    # the rules' canvas_action (DrawingGame), looked up once: asked after every batch
-    canvas_action: Callable[[Any, int, bool], dict[str, Any] | None] | None = field(init=False)
+    cache: InkCaches = field(init=False)
+    """What the ink path works out once and keeps (``atelier.server.ink``)."""
 
     def __post_init__(self) -> None:
-        game = self.model.game
-        self.canvas_action = game.canvas_action if isinstance(game, DrawingGame) else None
+        self.cache = InkCaches.of(self.model.game)
 
     @property
     def code(self) -> str:
@@ -145,12 +132,6 @@ class LiveRoom:
     def strokes(self, key: str, seat: int) -> int:
         guard = self.guards.get((key, seat))
         return 0 if guard is None else guard.strokes
-
-    def flush_ink(self) -> None:
-        """Send every connection the ink gathered for it (the bundle timer calls this)."""
-        self.gathering = False
-        for conn in self.conns:
-            conn.flush_ink()
 
     def unseat_removed(self) -> list[Connection]:
         """Connections whose player is no longer in the game (they left or were

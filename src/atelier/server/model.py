@@ -90,9 +90,6 @@ class RoomModel:
     played: list[dict[str, Any]] = field(default_factory=list)
     # What the room's games have dealt (opaque ids): the next game avoids them.
     dealt: list[str] = field(default_factory=list)
-    # views.drawing_key's answer and the seq it was worked out at
-    drawing_key_at: tuple[int, str | None] | None = field(default=None, repr=False,
-                                                          compare=False)
 
     # -- reading -------------------------------------------------------------
 

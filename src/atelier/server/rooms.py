@@ -5,7 +5,7 @@ append to the log (optimistic: a seq taken by another process means reload the
 tail and decide again), apply to the in-memory model, publish to other
 processes, then push each connection its own view. Players, deadlines
 (``deadlines``), computer players (``computers``) and canvas reports
-(``ink_intake``) all feed that path. Rooms load from their log on first use and
+(``ink.intake``) all feed that path. Rooms load from their log on first use and
 leave memory when nobody has been connected for a while.
 """
 
@@ -29,7 +29,7 @@ from atelier.server import fanout, views
 from atelier.server.computers import Computers
 from atelier.server.connection import Connection
 from atelier.server.deadlines import Deadlines
-from atelier.server.ink_intake import MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES, InkIntake
+from atelier.server.ink.intake import MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES, InkIntake
 from atelier.server.live_room import (
     CREATOR,
     HOLD_RENEW,
@@ -314,10 +314,9 @@ class Rooms:
     # -- connections -------------------------------------------------------------
 
     def attach(self, room: LiveRoom, conn: Connection, player_id: str | None) -> None:
-        conn.room = room
         conn.player_id = player_id
         room.conns.add(conn)
-        room.fans.clear()
+        room.cache.changed()
         room.active_at = time.monotonic()
         conn.send(views.welcome_message(room.model, player_id))
         if conn.creator:
@@ -328,12 +327,11 @@ class Rooms:
         self._recount_online(room)
         fanout.push_states(room)
 
-    def detach(self, conn: Connection) -> None:
-        room = conn.room
-        if room is None or conn not in room.conns:
+    def detach(self, room: LiveRoom, conn: Connection) -> None:
+        if conn not in room.conns:
             return
         room.conns.discard(conn)
-        room.fans.clear()
+        room.cache.forget(conn)
         room.active_at = time.monotonic()
         self._recount_online(room)
         fanout.push_states(room)
@@ -383,13 +381,6 @@ class Rooms:
             await asyncio.sleep(HOLD_RENEW)
             for room in list(self.loaded.values()):
                 self._hold(room, held=True, answer=True)
-
-    def ink_crosses(self, conn: Connection) -> bool:
-        """Whether this connection's ink must also go to another process."""
-        if not self.hub.shared:
-            return False
-        room = conn.room
-        return room is not None and room.held_elsewhere(time.monotonic())
 
     async def on_hub(self, msg: HubMessage) -> None:
         room = self.loaded.get(msg.room)

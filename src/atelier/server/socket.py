@@ -21,6 +21,7 @@ from atelier.server import views
 from atelier.server.addresses import AddressLimits
 from atelier.server.connection import Connection
 from atelier.server.forwarded import Proxies
+from atelier.server.ink.transport import QUEUED, SocketTransport
 from atelier.server.marks import mark_for
 from atelier.server.rooms import LiveRoom, Rooms
 
@@ -55,7 +56,7 @@ def origin_allowed(ws: WebSocket, allowed: frozenset[str], proxies: Proxies | No
 
 
 class Session:
-    def __init__(self, rooms: Rooms, ws: WebSocket, code: str,
+    def __init__(self, rooms: Rooms, ws: WebSocket, code: str, transport: SocketTransport,
                  on_hello: Callable[[], None] = lambda: None,
                  hello_seconds: float = HELLO_SECONDS,
                  lookups: tuple[AddressLimits, str] | None = None) -> None:
@@ -65,9 +66,11 @@ class Session:
         self.on_hello = on_hello
         self.ws = ws
         self.code = code
+        self.transport = transport
         # ?ink=bundles: this client reads several ink frames per message
-        self.conn = Connection(ws, bundles=ws.query_params.get("ink") == "bundles")
-        # what the direct ink path left to await (a canvas report); the next
+        self.conn = Connection(ws, transport, bundles=ws.query_params.get("ink") == "bundles")
+        self.room: LiveRoom | None = None  # once it said hello
+        # what a batch left to await (publishing it, a canvas report); the next
         # message waits for it, so messages take effect in the order sent
         self.inflight: asyncio.Future[None] | None = None
 
@@ -85,17 +88,15 @@ class Session:
         try:
             if await self.handshake():
                 self.on_hello()
-                room = self.conn.room
-                if room is not None:
-                    await self.rooms.settle_host(room)
-                take_ink = (self.ws.scope.get("extensions") or {}).get("atelier.take_ink")
-                if take_ink is not None:
-                    take_ink(self.ink_now)
+                assert self.room is not None
+                await self.rooms.settle_host(self.room)
+                self.transport.take_ink(self.ink_now)
                 await self.loop()
         except WebSocketDisconnect:
             pass
         finally:
-            self.rooms.detach(self.conn)
+            if self.room is not None:
+                self.rooms.detach(self.room, self.conn)
             self.conn.close(1000)
             with contextlib.suppress(asyncio.TimeoutError, Exception):
                 await asyncio.wait_for(writer, 2)
@@ -161,6 +162,7 @@ class Session:
                 self.refuse(RuleError("bad_token"))
         if player_id is None and m.host_key_matches(room.model, msg.host_key):
             self.conn.creator = True
+        self.room = room
         self.rooms.attach(room, self.conn, player_id)
         return True
 
@@ -183,25 +185,17 @@ class Session:
 
     def ink_now(self, data: bytes) -> bool:
         """A batch straight from the transport, while this session waits for its
-        next message (so nothing sent before it is still being handled): checked,
-        kept and relayed without a task switch or an event object, which is most
-        of the server's work at 100 rooms (docs/performance.md). False: the
-        transport queues it for ``on_ink`` as any message."""
-        conn, rooms = self.conn, self.rooms
-        if self.inflight is not None or conn.closing or rooms.ink_crosses(conn):
+        next message (so nothing sent before it is still being handled), without
+        a task switch or an event object: ink is most of the server's work
+        (docs/performance.md). False: the transport queues it for
+        ``on_ink`` as any message (something is still under way, or the batch
+        is beyond the ink allowance and must wait for it)."""
+        conn = self.conn
+        if self.inflight is not None or conn.closing:
             return False
         if not conn.limits.ink.take(len(data), time.monotonic()):
-            return False  # beyond the allowance: on_ink waits for it
-        try:
-            rest = rooms.ink.accept_now(conn, data)
-        except RuleError as err:
-            self.refuse(err)
-        except Exception:
-            log.exception("ink failed in room %s", self.code)
-            self.error(RuleError("internal"))
-        else:
-            if rest is not None:
-                self.inflight = asyncio.ensure_future(rest)
+            return False
+        self.take_batch(data)
         return True
 
     async def on_ink(self, data: bytes) -> None:
@@ -219,13 +213,23 @@ class Session:
                     return
                 if allowance.take(len(data), time.monotonic()):
                     break
+        self.take_batch(data)
+
+    def take_batch(self, data: bytes) -> None:
+        """One batch within the allowance, however it came: taken at once, and what
+        it leaves to await held for the loop (``inflight``)."""
+        room = self.room
+        assert room is not None
         try:
-            await self.rooms.ink.accept(self.conn, data)
+            rest = self.rooms.ink.take(room, self.conn, data)
         except RuleError as err:
             self.refuse(err)
         except Exception:
             log.exception("ink failed in room %s", self.code)
             self.error(RuleError("internal"))
+        else:
+            if rest is not None:
+                self.inflight = asyncio.ensure_future(rest)
 
     async def on_text(self, text: str) -> None:
         try:
@@ -257,7 +261,7 @@ class Session:
             self.conn.send(views.simple("ack", id=msg.id))
 
     async def dispatch(self, msg: p.ClientMessage) -> None:
-        room = self.conn.room
+        room = self.room
         assert room is not None
         rooms, conn = self.rooms, self.conn
         me = conn.player_id
@@ -319,7 +323,8 @@ class Session:
 async def serve_socket(ws: WebSocket, code: str, rooms: Rooms, allowed: frozenset[str],
                        addresses: AddressLimits, address: str,
                        proxies: Proxies | None = None,
-                       hello_seconds: float = HELLO_SECONDS) -> None:
+                       hello_seconds: float = HELLO_SECONDS,
+                       transport: SocketTransport = QUEUED) -> None:
     if not origin_allowed(ws, allowed, proxies):
         await ws.close(code=CLOSE_POLICY)  # before accept: HTTP 403
         return
@@ -340,7 +345,7 @@ async def serve_socket(ws: WebSocket, code: str, rooms: Rooms, allowed: frozense
 
     try:
         await ws.accept()
-        await Session(rooms, ws, code.upper(), said_hello, hello_seconds,
+        await Session(rooms, ws, code.upper(), transport, said_hello, hello_seconds,
                       (addresses, address)).run()
     finally:
         addresses.release(address, helloed)

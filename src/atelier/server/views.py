@@ -28,18 +28,13 @@ def drawing_game(room: RoomModel) -> DrawingGame[Any]:
 
 
 def drawing_key(room: RoomModel) -> str | None:
-    # asked for every ink batch: worked out once per logged event (the state
-    # changes only by them), and then the same string object, whose hash is kept
-    cached = room.drawing_key_at
-    if cached is not None and cached[0] == room.seq:
-        return cached[1]
-    key: str | None = None
+    """The key of the drawing under way (or last shown), None if there is none;
+    the ink path keeps its answer until the next event (``ink.rights``)."""
     game = room.game
-    if room.state is not None and isinstance(game, DrawingGame):
-        key = game.drawing_key(room.state)
-        key = None if key is None else room.ink_prefix + key
-    room.drawing_key_at = (room.seq, key)
-    return key
+    if room.state is None or not isinstance(game, DrawingGame):
+        return None
+    key = game.drawing_key(room.state)
+    return None if key is None else room.ink_prefix + key
 
 
 def visible_drawers(room: RoomModel, viewer: int | None) -> frozenset[int]:

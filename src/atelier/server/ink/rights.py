@@ -1,21 +1,18 @@
-"""Who may draw now, and with what: the game's answer as of the last logged event,
-and each drawer's canvas (whose guard then checks the ink itself: format,
-bounds, tools, stroke budget, ``atelier.ink.guard``; ``ink_intake.take``)."""
+"""Who may draw now, and with what: the game's answer as of the last logged event.
+
+The rules answer from the state, which changes only by logged events, so one
+answer serves every batch until the next event rather than the game being asked
+per batch (docs/performance.md)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
-from atelier.errors import RuleError
 from atelier.ink.batches import BatchLog
 from atelier.ink.guard import InkGuard
 from atelier.ink.presence import InkPresence
 from atelier.server.model import RoomModel
 from atelier.server.views import drawing_game, drawing_key
-
-if TYPE_CHECKING:  # live_room imports this module
-    from atelier.server.live_room import LiveRoom
 
 
 @dataclass(slots=True)
@@ -38,12 +35,10 @@ class Drawer:
 
 @dataclass(slots=True)
 class InkRights:
-    """Who may draw with what, as of logged event ``seq``: the rules answer from
-    the state, which changes only by logged events, so one answer serves every
-    batch until the next event (asking the game per batch was a tenth of the
-    ink path at 100 rooms, docs/performance.md)."""
+    """Who may draw with what, as of logged event ``seq``."""
 
     seq: int
+    drawing: str | None  # the current drawing's key, in any phase (what watchers see)
     key: str | None  # the drawing ink goes to now; None: nobody draws
     seats: dict[str, int]  # player id -> seat
     tools: dict[int, frozenset[str] | None] = field(default_factory=dict)
@@ -56,12 +51,13 @@ def rights(room: RoomModel, cached: InkRights | None) -> InkRights:
     """``cached`` if it is still current, else the rights now."""
     if cached is not None and cached.seq == room.seq:
         return cached
-    key = drawing_key(room) if room.phase == "playing" else None
-    return InkRights(room.seq, key,
+    drawing = drawing_key(room)
+    return InkRights(room.seq, drawing, drawing if room.phase == "playing" else None,
                      {p.id: p.seat for p in room.players if p.seat is not None})
 
 
 def seat_tools(room: RoomModel, now: InkRights, seat: int) -> frozenset[str] | None:
+    """The tools ``seat`` may draw with as of ``now``, None if it may not draw."""
     if seat in now.tools:
         return now.tools[seat]
     game = drawing_game(room)  # it has a drawing key
@@ -69,21 +65,3 @@ def seat_tools(room: RoomModel, now: InkRights, seat: int) -> frozenset[str] | N
              if game.may_draw(room.state, seat) else None)
     now.tools[seat] = tools
     return tools
-
-
-def drawer(room: LiveRoom, now: InkRights, player_id: str | None) -> Drawer:
-    """The player's Drawer as of ``now`` (``rights(room.model, ...)``);
-    RuleError("cannot_draw") if they may not draw now."""
-    found = None if player_id is None else now.drawers.get(player_id)
-    if found is not None:
-        return found
-    key = now.key
-    seat = None if player_id is None else now.seats.get(player_id)
-    if key is None or seat is None or player_id is None:
-        raise RuleError("cannot_draw")
-    tools = seat_tools(room.model, now, seat)
-    if tools is None:
-        raise RuleError("cannot_draw")
-    guard, presence = room.canvas(key, seat)
-    found = now.drawers[player_id] = Drawer(key, seat, tools, guard, presence)
-    return found

@@ -12,16 +12,15 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from atelier.errors import RuleError
 from atelier.games.core import SYSTEM
 from atelier.hub import Hub, HubMessage
 from atelier.ink.codec import MAX_BATCH_BYTES
-from atelier.server import fanout, ink_gate
-from atelier.server.connection import Connection
-from atelier.server.ink_gate import Drawer, rights
-from atelier.server.live_room import LiveRoom
+from atelier.server.ink.relay import relay_ink
+from atelier.server.ink.rights import Drawer, InkRights, rights, seat_tools
+from atelier.server.ink.room import InkRoom, Watcher
 from atelier.server.model import Event, RoomModel, decide_action
 from atelier.store import InkRow, Store
 
@@ -35,11 +34,14 @@ that draw nothing (a clear, again and again) count no stroke."""
 MAX_ROOM_INK_BYTES = 16 * 1024 * 1024
 """Ink one room may hold over all its games (each kept in memory while it is loaded)."""
 
-Commit = Callable[[LiveRoom, Callable[[RoomModel], tuple[Event, Any]]], Awaitable[Event]]
+R = TypeVar("R", bound=InkRoom)
+Commit = Callable[[R, Callable[[RoomModel], tuple[Event, Any]]], Awaitable[Event]]
 
 
-class InkIntake:
-    def __init__(self, store: Store, hub: Hub, commit: Commit,
+class InkIntake(Generic[R]):
+    """Every batch of this process's rooms (``R``: ``live_room.LiveRoom``)."""
+
+    def __init__(self, store: Store, hub: Hub, commit: Commit[R],
                  max_drawing: int = MAX_DRAWING_BYTES,
                  max_room: int = MAX_ROOM_INK_BYTES) -> None:
         self.store = store
@@ -55,12 +57,19 @@ class InkIntake:
 
     # -- a batch from a player ----------------------------------------------------
 
-    def take(self, room: LiveRoom, conn: Connection, data: bytes) -> tuple[Drawer, int]:
-        """Check, keep and relay one batch, all without waiting: the drawer and the
-        batch's number in the drawing. RuleError, and no change, if refused."""
-        model = room.model
-        now = room.rights = rights(model, room.rights)
-        drawer = ink_gate.drawer(room, now, conn.player_id)
+    def take(self, room: R, conn: Watcher, data: bytes) -> Awaitable[None] | None:
+        """Check, keep and relay one batch, all without waiting; then what is left
+        to await before the sender's next message is handled, or None (nearly
+        always): publishing the batch to other processes that hold the room, and
+        a canvas report for the rules. RuleError, and no change, if refused."""
+        model, cache = room.model, room.cache
+        now = cache.rights
+        if now is None or now.seq != model.seq:
+            now = cache.rights = rights(model, now)
+        player_id = conn.player_id
+        drawer = None if player_id is None else now.drawers.get(player_id)
+        if drawer is None:
+            drawer = _drawer(room, now, player_id)
         size = len(data)
         if size > MAX_BATCH_BYTES:
             raise RuleError("message_too_large", max=MAX_BATCH_BYTES)
@@ -77,40 +86,32 @@ class InkIntake:
         if marks:  # else only points of an open stroke: nothing to follow
             drawer.presence.apply(marks)
         self.pending_ink.append((model.code, InkRow(key, seat, n, data)))
-        fanout.relay_ink(room, key, seat, data, conn)
-        return drawer, n
-
-    def accept_now(self, conn: Connection, data: bytes) -> Awaitable[None] | None:
-        """The transport's direct path: ``take``, then what is left to await (a
-        canvas report for the rules), or None. Only for ink no other process
-        needs (``Rooms.ink_crosses``): ``accept`` publishes it in order."""
-        room = conn.room
-        assert room is not None
-        drawer, _n = self.take(room, conn, data)
+        relay_ink(room, key, seat, data, conn)
+        # routing by room code gives a room one process, so its ink need not
+        # cross to another, unless another holds the room too (a room moving
+        # machine with players on it)
+        if self.hub.shared and room.held_elsewhere(time.monotonic()):
+            return self._publish(room, drawer, n, data)
         action = self._canvas_action(room, drawer)
         return None if action is None else self._commit_canvas(room, action)
 
-    async def accept(self, conn: Connection, data: bytes) -> None:
-        room = conn.room
-        assert room is not None
-        drawer, n = self.take(room, conn, data)
-        if self.hub.shared and room.held_elsewhere(time.monotonic()):
-            await self.hub.publish(
-                HubMessage(room.code, "ink", self.hub.origin,
-                           {"key": drawer.key, "seat": drawer.seat, "n": n}, data)
-            )
+    async def _publish(self, room: R, drawer: Drawer, n: int, data: bytes) -> None:
+        await self.hub.publish(
+            HubMessage(room.code, "ink", self.hub.origin,
+                       {"key": drawer.key, "seat": drawer.seat, "n": n}, data)
+        )
         action = self._canvas_action(room, drawer)
         if action is not None:
             await self._commit_canvas(room, action)
 
-    def _canvas_action(self, room: LiveRoom, drawer: Drawer) -> dict[str, Any] | None:
+    def _canvas_action(self, room: R, drawer: Drawer) -> dict[str, Any] | None:
         """The action that tells the rules whether the canvas shows ink, when they
         want to know (DrawingGame.canvas_action); None nearly always, and then
         not asked again for the same canvas state until the next event."""
         blank = drawer.presence.blank
         if blank is drawer.quiet:
             return None
-        report = room.canvas_action
+        report = room.cache.canvas_action
         if report is None or room.model.phase != "playing":
             return None
         action = report(room.model.state, drawer.seat, blank)
@@ -118,7 +119,7 @@ class InkIntake:
             drawer.quiet = blank
         return action
 
-    async def _commit_canvas(self, room: LiveRoom, action: dict[str, Any]) -> None:
+    async def _commit_canvas(self, room: R, action: dict[str, Any]) -> None:
         """Awaited before the player's next message is read, so "I drew, now I
         take a token" arrives in that order."""
 
@@ -132,7 +133,7 @@ class InkIntake:
 
     # -- a batch another process accepted -------------------------------------------
 
-    def from_hub(self, room: LiveRoom, key: str, seat: int, n: int, data: bytes) -> None:
+    def from_hub(self, room: R, key: str, seat: int, n: int, data: bytes) -> None:
         """Keep and relay a batch another process checked and stored."""
         if n < len(room.ink.get(key, {}).get(seat, ())):
             return  # already here (sent on connect)
@@ -140,7 +141,7 @@ class InkIntake:
         with contextlib.suppress(RuleError):
             presence.apply(guard.check(data).marks)
         room.add_ink(key, seat, data)
-        fanout.relay_ink(room, key, seat, data, None)
+        relay_ink(room, key, seat, data, None)
 
     # -- writing -------------------------------------------------------------------
 
@@ -190,3 +191,18 @@ class InkIntake:
             log.error("stopped: %d ink batches could not be written", len(self.pending_ink))
         log.info("stopped: %d ink batches written (%d at the stop)",
                  self.ink_written, self.ink_written - before)
+
+
+def _drawer(room: InkRoom, now: InkRights, player_id: str | None) -> Drawer:
+    """The player's Drawer as of ``now``, made on their first batch since the
+    last event; RuleError("cannot_draw") if they may not draw now."""
+    key = now.key
+    seat = None if player_id is None else now.seats.get(player_id)
+    if key is None or seat is None or player_id is None:
+        raise RuleError("cannot_draw")
+    tools = seat_tools(room.model, now, seat)
+    if tools is None:
+        raise RuleError("cannot_draw")
+    guard, presence = room.canvas(key, seat)
+    found = now.drawers[player_id] = Drawer(key, seat, tools, guard, presence)
+    return found

@@ -1,0 +1,86 @@
+"""Ink out: the ink a connection may newly see after a change, and every new
+batch to the connections that see its drawing now."""
+
+from __future__ import annotations
+
+import struct
+from functools import partial
+
+from atelier.server import views
+from atelier.server.ink.bundles import bundler
+from atelier.server.ink.caches import NOTHING, Fan, Seen
+from atelier.server.ink.rights import rights
+from atelier.server.ink.room import InkRoom, Watcher
+
+
+def sync_ink(room: InkRoom, conn: Watcher) -> None:
+    """Send the ink a connection may newly see (all of it on a new key or on connect)."""
+    model, cache = room.model, room.cache
+    before = cache.seen.get(conn, NOTHING)
+    now = cache.rights = rights(model, cache.rights)
+    key = now.drawing
+    if key is None:
+        if before is not NOTHING:
+            cache.changed()
+            cache.seen[conn] = NOTHING
+        return
+    visible = views.visible_drawers(model, model.seat_of(conn.player_id))
+    fresh = key != before.key
+    new = visible if fresh else visible - before.seats
+    if key != before.key or visible != before.seats:
+        cache.changed()
+        cache.seen[conn] = Seen(key, visible)
+    if not (fresh or new):
+        return
+    conn.send(views.simple("ink_sync", key=key, seats=sorted(new)))
+    drawings = room.ink.get(key, {})
+    for seat in sorted(new):
+        prefix = bytes([seat])
+        for batch in drawings.get(seat, ()):
+            conn.send(prefix + batch)
+
+
+_HEAD = struct.Struct(">HB").pack
+
+
+def _fan(room: InkRoom, key: str, seat: int, sender: Watcher | None) -> Fan:
+    gather, single = [], []
+    seen = room.cache.seen
+    for conn in room.conns:
+        sees = seen.get(conn, NOTHING)
+        if conn is sender or sees.key != key or seat not in sees.seats:
+            continue
+        add = conn.gatherer()
+        if add is None:
+            single.append(conn)
+        else:
+            gather.append(add)
+    return Fan(gather, single)
+
+
+def relay_ink(room: InkRoom, key: str, seat: int, data: bytes,
+              sender: Watcher | None) -> None:
+    """One batch to every other connection that sees that drawing now: gathered
+    into their bundles (flushed together on the shared timer) with one call
+    each, this being the busiest loop of the server."""
+    cache = room.cache
+    fan = cache.fans.get((key, seat, sender))
+    if fan is None:
+        fan = cache.fans[(key, seat, sender)] = _fan(room, key, seat, sender)
+    prefixed = _HEAD(len(data) + 1, seat) + data  # bundles' length, then the frame
+    for add in fan.gather:
+        add(prefixed)
+    for conn in fan.single:
+        conn.relay(prefixed)
+    if fan.gather and not cache.gathering:
+        cache.gathering = True
+        bundler().add_group(partial(_flush, room))
+
+
+def _flush(room: InkRoom) -> None:
+    """Send every connection of the room the ink gathered for it (the bundle timer)."""
+    room.cache.gathering = False
+    for conn in room.conns:
+        bundle = conn.bundle
+        if bundle is not None:
+            bundle.flush()
