@@ -72,7 +72,7 @@ PING_SECONDS = 2.0
 is alive and is not pinged (a drawing phone sends many times a second, and a ping and
 its pong are two more socket operations each); one silent for a whole period is
 pinged, and one still silent two periods after its ping is closed. So a phone that
-drops off without closing shows as away within about 8 s (issue 11), and an idle
+drops off without closing shows as away within about 8 s, and an idle
 one is pinged every 4 s or so (a ping is a 2-byte frame)."""
 PING_PATIENCE = 2
 """Periods a ping may go unanswered."""
