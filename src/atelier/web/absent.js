@@ -1,11 +1,11 @@
-// During a Pictomania or Incognito game: who is away (no connection) or out of
+// During a game whose descriptor asks for it (games.js: presence): who is away (no connection) or out of
 // the game, on one line, and the host's "Go on" once only absent players hold
 // the game up (the rest of the host's controls are in host_menu.js).
 
 import { colourCss, h, replace } from "./dom.js";
+import { gameOf } from "./games.js";
 import { t } from "./i18n.js";
 
-const GAMES = new Set(["pictomania", "incognito"]);
 
 // The seats the game waits for, if every one of them is away; else null.
 export function onlyAbsentWaiting(state) {
@@ -24,7 +24,7 @@ export class PresenceBar {
 
   // Repaints the bar and keeps it at the top of the screen's <main> (screens rebuild theirs).
   update(state) {
-    const show = state && GAMES.has(state.room.game) && state.room.phase === "playing" && state.game;
+    const show = state && gameOf(state.room.game).presence && state.room.phase === "playing" && state.game;
     const main = document.querySelector("#app main");
     if (!show || !main) {
       this.el.remove();

@@ -4,6 +4,7 @@
 // sees the summary and may download the deck.
 
 import { h, toast } from "./dom.js";
+import { gameOf } from "./games.js";
 import { errorText, lang, t } from "./i18n.js";
 import { storedToken } from "./net.js";
 
@@ -211,11 +212,11 @@ function uploadForm(room, draft) {
   );
 }
 
-// null when the room's game has no custom cards (only Pictomania has).
+// null when the room's game shows no custom deck card (games.js: deckPanel).
 export function deckPanel(room) {
   const state = room.state;
   const settings = state.room.settings || {};
-  if (state.room.game !== "pictomania" || !Array.isArray(settings.custom_cards)) return null;
+  if (!gameOf(state.room.game).deckPanel || !Array.isArray(settings.custom_cards)) return null;
   const code = state.room.code;
   const amHost = state.you.host;
   const draft = draftFor(code, settings);

@@ -135,7 +135,7 @@ function joinForm(room, state) {
   );
 }
 
-// parts: a game's own cards (its screen's static lobbyCards(room)), placed
+// parts: a game's own cards (its descriptor's lobbyCards(room), games.js), placed
 // after the players (afterPlayers) and after the settings (afterSettings).
 export function renderLobby(room, parts = {}) {
   const state = room.state;

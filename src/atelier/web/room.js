@@ -1,20 +1,17 @@
-// One room: the connection, the latest state, and which screen shows it.
+// One room: the connection, the latest state, and which screen shows it (its
+// game's descriptor names it: games.js).
 
 import { h, toast } from "./dom.js";
 import { errorText, lang, setDeckLanguage, t } from "./i18n.js";
 import { renderLobby } from "./lobby.js";
 import { RoomConnection } from "./net.js";
-import { PictomaniaScreen } from "./pictomania/screen.js";
-import { PietScreen } from "./piet/screen.js";
-import { IncognitoScreen } from "./incognito/screen.js";
+import { gameOf } from "./games.js";
 import { syncClock } from "./clock.js";
 import { PresenceBar } from "./absent.js";
 import { HostMenu } from "./host_menu.js";
 import { followGame, renderTvLobby, tvCorner } from "./tv.js";
 import { CueWatcher } from "./cues.js";
 import { setRole } from "./sound.js";
-
-const SCREENS = { pictomania: PictomaniaScreen, piet: PietScreen, incognito: IncognitoScreen };
 
 export class Room {
   constructor(code, { shell, tv = false }) {
@@ -157,10 +154,10 @@ export class Room {
     if (phase === "lobby") {
       this.dropScreen();
       if (this.tv) renderTvLobby(this);
-      else renderLobby(this, SCREENS[state.room.game]?.lobbyCards?.(this) ?? {});
+      else renderLobby(this, gameOf(state.room.game).lobbyCards?.(this) ?? {});
       return;
     }
-    const Screen = SCREENS[state.room.game];
+    const Screen = gameOf(state.room.game).screen;
     if (!Screen) {
       this.dropScreen();
       this.shell(null, h("main", { class: "page" }, h("p", { class: "card" }, t("room.no_screen"))));
