@@ -5,8 +5,9 @@ folder with ``game.js``, the descriptor the browser client reads). The games
 shipped here are named in ``GAME_NAMES`` (rules ``atelier.games.NAME``, screens
 ``web/NAME/``); any other game is registered with ``register("module:ATTRIBUTE")``
 (``atelier serve --extra-game``: tests, benchmarks), whose module may name its
-screens folder as ``WEB``. A ``strings/`` folder beside a game's rules adds its
-interface strings to the catalog (``{lang}.json``, as ``content/strings/``).
+screens folder as ``WEB``. Beside a game's rules, a ``strings/`` folder adds its
+interface strings to the catalog (files shaped as ``content/strings/*.json``) and
+a ``decks/`` folder holds its decks (``content/decks.py``: ``deck_folder``).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from atelier.content.decks import add_decks
 from atelier.errors import RuleError
 from atelier.games.core import Game
 from atelier.i18n import add_strings
@@ -43,9 +45,11 @@ def register(spec: str) -> Game[Any]:
     module = import_module(module_name)
     game: Game[Any] = getattr(module, attr or "GAME")
     _games[game.name] = Registered(game, _screens(module, game.name))
-    strings = Path(str(module.__file__)).parent / "strings"
-    if strings.is_dir():
-        add_strings(strings)
+    home = Path(str(module.__file__)).parent
+    if (home / "strings").is_dir():
+        add_strings(home / "strings")
+    if (home / "decks").is_dir():
+        add_decks(game.name, home / "decks")
     return game
 
 
