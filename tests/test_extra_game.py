@@ -71,8 +71,16 @@ def test_a_registered_game_is_played_in_the_browser(
         a.click("game-tally")
         # its start field, from its descriptor, with the default its settings declare
         assert a.page.input_value("[data-testid=setting-target]") == "7"
+        a.page.fill("[data-testid=setting-target]", "5")
+        a.page.dispatch_event("[data-testid=setting-target]", "change")
         a.click("create-room")
         a.wait("lobby-join")
+        # its rules from its own strings, from the lobby
+        a.click("rules-open")
+        a.wait("rules-dialog")
+        assert "Whoever brings it to the target wins" in a.page.inner_text(
+            "[data-testid=rules-dialog]")
+        a.click("rules-close")
         url = a.page.url
         for p in (a, b):
             join(p, url)
@@ -80,7 +88,7 @@ def test_a_registered_game_is_played_in_the_browser(
         for p in (a, b):
             p.wait("tally")
         # its strings from its own folder, in each reader's language
-        assert "0 з 7" in b.page.inner_text("[data-testid=tally-count]")
+        assert "0 з 5" in b.page.inner_text("[data-testid=tally-count]")
         moves = 0
         while not a.page.is_visible("[data-testid=tally-winner]"):
             mover = a if a.page.is_enabled("[data-testid=tally-add-2]") else b
@@ -92,8 +100,8 @@ def test_a_registered_game_is_played_in_the_browser(
                 p.page.wait_for_function(
                     "(before) => document.querySelector('[data-testid=tally-count]')"
                     "?.textContent !== before", arg=count)
-            assert moves <= 4
-        assert moves == 4  # 2 + 2 + 2 + 1 (capped at the target)
+            assert moves <= 3
+        assert moves == 3  # 2 + 2 + 1 (capped at the target)
         b.wait("tally-winner")
         assert "Виграє" in b.page.inner_text("[data-testid=tally-winner]")
         assert a.errors == [] and b.errors == []
