@@ -6,7 +6,6 @@ import { colourCss, h, replace } from "./dom.js";
 import { gameOf } from "./games.js";
 import { t } from "./i18n.js";
 
-
 // The seats the game waits for, if every one of them is away; else null.
 export function onlyAbsentWaiting(state) {
   const waiting = state?.game?.waiting_for || [];
@@ -44,10 +43,18 @@ export class PresenceBar {
           away.map((p) =>
             h(
               "li",
-              { testid: "away-player", title: `${p.name} (${p.removed ? t("party.removed") : t("party.away")})`, dataset: { player: p.id, state: p.removed ? "removed" : "away" } },
+              {
+                testid: "away-player",
+                title: `${p.name} (${p.removed ? t("party.removed") : t("party.away")})`,
+                dataset: { player: p.id, state: p.removed ? "removed" : "away" },
+              },
               h("span", { class: "swatch small", style: { background: colourCss(p.colour) } }),
               h("span", { class: "presence-name" }, p.name),
-              h("span", { class: `badge ${p.removed ? "out-badge" : "away-badge"}` }, p.removed ? t("party.removed") : t("party.away")),
+              h(
+                "span",
+                { class: `badge ${p.removed ? "out-badge" : "away-badge"}` },
+                p.removed ? t("party.removed") : t("party.away"),
+              ),
             ),
           ),
         ),
@@ -59,7 +66,17 @@ export class PresenceBar {
     if (waiting) {
       const names = waiting.map((p) => p.name).join(", ");
       parts.push(
-        h("button", { class: "btn small primary presence-go-on", type: "button", testid: "go-on", title: t("party.go_on", { names }), onclick: () => this.room.send({ t: "go_on" }) }, t("party.go_on_short")),
+        h(
+          "button",
+          {
+            class: "btn small primary presence-go-on",
+            type: "button",
+            testid: "go-on",
+            title: t("party.go_on", { names }),
+            onclick: () => this.room.send({ t: "go_on" }),
+          },
+          t("party.go_on_short"),
+        ),
       );
     }
     // Where the screen has no place of its own for the host's sheet (the

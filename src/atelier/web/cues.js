@@ -39,7 +39,7 @@ function deadlineOf(state) {
   if (!g) return null;
   // every game's view says when its clock runs out as `deadline`; the last
   // seconds are counted while drawing
-  return g.phase === "drawing" ? g.deadline ?? null : null;
+  return g.phase === "drawing" ? (g.deadline ?? null) : null;
 }
 
 // Plays the cues of each new state, and counts down the last 10 seconds.

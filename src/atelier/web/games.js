@@ -21,9 +21,7 @@ const descriptors = new Map(); // name -> descriptor, in the server's order
 export async function loadGames() {
   const response = await fetch("/api/games").catch(() => null);
   const { games } = response?.ok ? await response.json() : { games: [] };
-  const loaded = await Promise.all(
-    games.map(({ module }) => import(module).then((m) => m.default).catch(() => null)),
-  );
+  const loaded = await Promise.all(games.map(({ module }) => import(module).then((m) => m.default).catch(() => null)));
   for (const game of loaded) if (game) descriptors.set(game.name, game);
 }
 

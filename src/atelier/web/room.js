@@ -18,7 +18,10 @@ export class Room {
     this.code = code;
     this.tv = tv; // the table view: always a spectator
     // The TV's top bar keeps the room code and QR code in a corner during play.
-    this.shell = tv ? (middle, ...body) => shell(this.state && this.state.room.phase !== "lobby" ? [middle, tvCorner(code)].flat() : middle, ...body) : shell;
+    this.shell = tv
+      ? (middle, ...body) =>
+          shell(this.state && this.state.room.phase !== "lobby" ? [middle, tvCorner(code)].flat() : middle, ...body)
+      : shell;
     this.follower = null;
     this.state = null;
     this.screen = null;
@@ -26,12 +29,17 @@ export class Room {
     this.fatal = null;
     this.presence = new PresenceBar(this);
     this.hostMenu = new HostMenu(this);
-    this.conn = new RoomConnection(code, lang(), {
-      message: (msg) => this.onMessage(msg),
-      ink: (seat, bytes) => this.screen?.onInk?.(seat, bytes),
-      status: (status) => this.onStatus(status),
-      closed: (code) => this.onClosed(code),
-    }, { hostKey: !tv });
+    this.conn = new RoomConnection(
+      code,
+      lang(),
+      {
+        message: (msg) => this.onMessage(msg),
+        ink: (seat, bytes) => this.screen?.onInk?.(seat, bytes),
+        status: (status) => this.onStatus(status),
+        closed: (code) => this.onClosed(code),
+      },
+      { hostKey: !tv },
+    );
     this.conn.spectator = tv;
     this.cues = new CueWatcher();
   }
@@ -139,7 +147,12 @@ export class Room {
         h(
           "main",
           { class: "page", testid: "room-missing" },
-          h("section", { class: "card" }, h("h2", {}, t("room.unknown")), h("a", { class: "btn primary", href: "/" }, t("room.back_home"))),
+          h(
+            "section",
+            { class: "card" },
+            h("h2", {}, t("room.unknown")),
+            h("a", { class: "btn primary", href: "/" }, t("room.back_home")),
+          ),
         ),
       );
       return;
@@ -147,7 +160,10 @@ export class Room {
     const state = this.state;
     if (!state) {
       this.dropScreen();
-      this.shell(null, h("main", { class: "page center", testid: "room-loading" }, h("p", { class: "muted" }, t("room.connecting"))));
+      this.shell(
+        null,
+        h("main", { class: "page center", testid: "room-loading" }, h("p", { class: "muted" }, t("room.connecting"))),
+      );
       return;
     }
     const phase = state.room.phase;
@@ -179,6 +195,10 @@ export class Room {
   }
 
   connectionBadge() {
-    return h("span", { class: "conn-badge", testid: "connection", hidden: this.status === "open" }, t("room.reconnecting"));
+    return h(
+      "span",
+      { class: "conn-badge", testid: "connection", hidden: this.status === "open" },
+      t("room.reconnecting"),
+    );
   }
 }

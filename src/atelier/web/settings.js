@@ -58,7 +58,8 @@ function optionLabel(game, field, value, hint) {
 }
 
 function hintFor(game, field, value) {
-  const { default: _, exclusiveMin, ...known } = declared(game, field);
+  const { exclusiveMin, ...known } = declared(game, field);
+  delete known.default; // a hint's default (an optional field's first value) is its own
   const hint = { ...known, ...(gameOf(game).hints?.[field] || inferred(value)) };
   // A bound the value may not reach (a time limit above 0) starts one step above it.
   if (hint.min === undefined && exclusiveMin !== undefined) hint.min = exclusiveMin + (hint.step || 1);

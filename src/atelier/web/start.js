@@ -48,7 +48,11 @@ export function renderStart({ shell, go }) {
     { testid: "create-language", class: "input" },
     LANGUAGES.map((code) => h("option", { value: code, selected: code === lang() }, t(`lang.${code}`))),
   );
-  const createButton = h("button", { class: "btn primary big", type: "submit", testid: "create-room" }, t("start.create"));
+  const createButton = h(
+    "button",
+    { class: "btn primary big", type: "submit", testid: "create-room" },
+    t("start.create"),
+  );
 
   async function create(event) {
     event.preventDefault();

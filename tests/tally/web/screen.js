@@ -22,9 +22,14 @@ export class TallyScreen {
   update(state) {
     const game = state.game;
     const mine = game.to_move !== null && game.to_move === state.you.seat;
-    const status = game.winner !== null
-      ? h("p", { testid: "tally-winner" }, t("tally.winner", { name: this.name(game.winner) }))
-      : h("p", { testid: "tally-turn" }, mine ? t("tally.your_turn") : t("tally.their_turn", { name: this.name(game.to_move) }));
+    const status =
+      game.winner !== null
+        ? h("p", { testid: "tally-winner" }, t("tally.winner", { name: this.name(game.winner) }))
+        : h(
+            "p",
+            { testid: "tally-turn" },
+            mine ? t("tally.your_turn") : t("tally.their_turn", { name: this.name(game.to_move) }),
+          );
     const moves = [1, 2].map((n) =>
       h(
         "button",
