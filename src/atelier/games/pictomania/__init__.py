@@ -67,8 +67,8 @@ class Pictomania:
     quick_settings: Mapping[str, JSON] = {"rounds": 2}
 
     def ends_part(self, action: Mapping[str, JSON]) -> bool:
-        return action.get("type") in ("done", "confirm") or action == {"type": "ready",
-                                                                        "ready": True}
+        ready = action == {"type": "ready", "ready": True}
+        return ready or action.get("type") in ("done", "confirm")
 
     def view(self, st: State, seat: int | None) -> dict[str, Any]:
         return view.view(st, seat)
