@@ -10,13 +10,17 @@ from collections.abc import Callable
 from atelier.bench.fuzz import Runner
 from atelier.games.registry import GAME_NAMES, get_game
 from conftest import SECRETS, ServerProcess
+from tally.rules import GAME as TALLY
 
 
 def test_fuzzing_the_protocol_in_every_phase_of_every_game(
     server_factory: Callable[..., ServerProcess],
 ) -> None:
-    srv = server_factory()
-    games = {name: get_game(name) for name in GAME_NAMES} | {"secrets": SECRETS}
+    # Tally (tests/tally/) is registered as any game outside the package is: its
+    # settings for the run and the moves that end its turns come from the game
+    srv = server_factory("--extra-game", "tally.rules")
+    games = {name: get_game(name) for name in GAME_NAMES} | {"secrets": SECRETS,
+                                                            "tally": TALLY}
     runner = Runner(srv.http, srv.db, games, strict=True)
     figures = runner.run(messages=1500, examples_per_batch=8)
     srv.stop()

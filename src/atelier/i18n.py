@@ -24,6 +24,8 @@ import json
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
 from typing import Any
 
 from babel import Locale
@@ -36,17 +38,30 @@ PLURAL_BY = "by"
 Text = str | dict[str, str]
 
 
+_game_folders: list[Path] = []
+"""Games' own ``strings/`` folders (games/registry.py adds them as it registers a game)."""
+
+
+def add_strings(folder: Path) -> None:
+    """Merges ``folder``'s string files into the catalog, after the shipped ones."""
+    if folder not in _game_folders:
+        _game_folders.append(folder)
+        catalog.cache_clear()
+
+
 @cache
 def catalog() -> dict[str, dict[str, Text]]:
     """Every language's strings, merged over all string files."""
     merged: dict[str, dict[str, Text]] = {lang: {} for lang in LANGUAGES}
-    folder = resources.files("atelier") / "content" / "strings"
-    for entry in sorted(folder.iterdir(), key=lambda e: e.name):
-        if not entry.name.endswith(".json"):
-            continue
-        data = json.loads(entry.read_text(encoding="utf-8"))
-        for lang, strings in data.items():
-            merged.setdefault(lang, {}).update(strings)
+    folders: list[Traversable] = [resources.files("atelier") / "content" / "strings",
+                                  *_game_folders]
+    for folder in folders:
+        for entry in sorted(folder.iterdir(), key=lambda e: e.name):
+            if not entry.name.endswith(".json"):
+                continue
+            data = json.loads(entry.read_text(encoding="utf-8"))
+            for lang, strings in data.items():
+                merged.setdefault(lang, {}).update(strings)
     return merged
 
 

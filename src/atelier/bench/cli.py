@@ -367,9 +367,15 @@ def report(args: argparse.Namespace, run: Run) -> None:
 
 
 def main(argv: list[str]) -> int:
-    if argv[:1] == ["fuzz"]:  # needs hypothesis (the dev extra): imported only here
-        from atelier.bench import fuzz
-
+    if argv[:1] == ["fuzz"]:
+        # the fuzzer's clients (hypothesis, websockets, httpx) are the "fuzz" extra,
+        # not the server's dependencies: imported only here
+        try:
+            from atelier.bench import fuzz
+        except ModuleNotFoundError as missing:
+            print(f"atelier bench fuzz needs {missing.name}: pip install 'atelier[fuzz]'",
+                  file=sys.stderr)
+            return 2
         return fuzz.main(argv[1:])
     ap = argparse.ArgumentParser(prog="atelier bench")
     sub = ap.add_subparsers(dest="what", required=True)

@@ -32,9 +32,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import sqlite3
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, get_args
 
@@ -45,24 +44,15 @@ from hypothesis import strategies as st
 from pydantic.fields import FieldInfo
 
 from atelier.games.actions import ActionSchema
-from atelier.games.core import Game, LegalActionsGame
+from atelier.games.core import Game, LegalActionsGame, PlayedThrough
 from atelier.ink.codec import Begin, Clear, End, InkError, Op, Points, Undo, encode_batch
 from atelier.server.model import COLOURS, RoomModel, replay_log
-from atelier.store.log import EventRow
+from atelier.store import Store, open_store
 
 SENDS_PER_CONNECTION = 30
 REPLY_SECONDS = 20.0
 MAX_DRIVER_STEPS = 400
 
-FUZZ_SETTINGS: dict[str, dict[str, Any]] = {
-    # no clocks, so every log entry while a message is answered is that message's
-    "secrets": {"seconds": 0},
-    "pictomania": {"rounds": 2},
-    "incognito": {"rounds": 2, "countdown": 120},
-    "piet": {},
-}
-PHASE_ENDS = ("done", "done_drawing", "done_voting", "confirm", "move")
-"""Action types that end a player's part of a phase (Piet: any move)."""
 IN_THE_WAY = ("rate_limited", "abuse")
 """Refusals of a listed move that say nothing about the rules: the actors' noise
 spent the connection's allowance."""
@@ -459,7 +449,7 @@ class Peer:
         if refusal is not None:
             runner.figures.refused += 1
             if self.seq > before:
-                runner.changed_by_refusal(self.code, before, self.seq, frame)
+                await runner.changed_by_refusal(self.code, before, self.seq, frame)
         elif must_refuse:
             runner.figures.unanswered += 1
             runner.figures.problem(f"not refused: {frame!r:.200}")
@@ -485,6 +475,7 @@ class Runner:
         self.steps = 0
         self.models: dict[str, RoomModel] = {}  # each room as its log says, for legal()
         self.loop = asyncio.new_event_loop()
+        self.store: Store | None = None
 
     def check(self, ok: bool, what: str) -> None:
         if not ok and self.strict:
@@ -495,10 +486,11 @@ class Runner:
         self.figures.problem("server fault: " + what)
         self.check(False, "server fault")
 
-    def changed_by_refusal(self, code: str, before: int, after: int, frame: str | bytes) -> None:
+    async def changed_by_refusal(self, code: str, before: int, after: int,
+                                 frame: str | bytes) -> None:
         """The log grew while a refused message was answered: only a clock or a
         computer player may have done that."""
-        for kind, data, computers in self._events(code, before, after):
+        async for kind, data, computers in self._events(code, before, after):
             action = data.get("action", {}) if kind == "action" else {}
             if kind == "action" and (
                 (data.get("seat") == -1 and action.get("type") == "timeout")
@@ -510,22 +502,24 @@ class Runner:
             self.check(False, "a refused message changed the room")
             return
 
-    def _events(self, code: str, before: int, after: int) -> Iterator[
+    async def log(self) -> Store | None:
+        """The rooms' log, read through the store as the server reads it (none
+        without a database)."""
+        if self.store is None and self.db_path is not None:
+            self.store = await open_store(self.db_path)
+        return self.store
+
+    async def _events(self, code: str, before: int, after: int) -> AsyncIterator[
             tuple[str, dict[str, Any], set[str]]]:
-        if self.db_path is None:
+        store = await self.log()
+        if store is None:
             return
-        with contextlib.closing(sqlite3.connect(self.db_path, timeout=30)) as db:
-            rows = db.execute("SELECT kind, data FROM events WHERE room = ? ORDER BY seq",
-                              (code,)).fetchall()
-            seqs = db.execute("SELECT seq FROM events WHERE room = ? ORDER BY seq",
-                              (code,)).fetchall()
         computers: set[str] = set()
-        for (kind, text), (seq,) in zip(rows, seqs, strict=True):
-            data = json.loads(text)
-            if kind == "started":
-                computers = set(data.get("computers", {}))
-            if before < seq <= after:
-                yield kind, data, computers
+        for row in await store.load_events(code):
+            if row.kind == "started":
+                computers = set(row.data.get("computers", {}))
+            if before < row.seq <= after:
+                yield row.kind, row.data, computers
 
     # -- one episode --------------------------------------------------------------
 
@@ -573,9 +567,11 @@ class Runner:
             seat = p.state.get("you", {}).get("seat")
             if seat is None:
                 continue
-            actions = self.legal(name, p.code, seat)
+            actions = await self.legal(name, p.code, seat)
+            rules = self.games[name]
             if self.steps % 2 == 0:
-                actions.sort(key=lambda a: not _ends_phase(a))
+                if isinstance(rules, PlayedThrough):
+                    actions.sort(key=lambda a: not rules.ends_part(a))
             else:
                 k = self.steps % len(actions) if actions else 0
                 actions = actions[k:] + actions[:k]
@@ -596,18 +592,15 @@ class Runner:
             await boss.send(json.dumps({"t": "next", "id": 4}), 4, must_refuse=False)
         return True
 
-    def legal(self, name: str, code: str, seat: int) -> list[dict[str, Any]]:
-        """The moves the game lists for ``seat`` now, from the room's log (read from
-        its SQLite file; none without one)."""
+    async def legal(self, name: str, code: str, seat: int) -> list[dict[str, Any]]:
+        """The moves the game lists for ``seat`` now, from the room's log (none
+        without a database)."""
         game = self.games[name]
-        if self.db_path is None or not isinstance(game, LegalActionsGame):
+        store = await self.log()
+        if store is None or not isinstance(game, LegalActionsGame):
             return []
         model = self.models.get(code)
-        after = -1 if model is None else model.seq
-        with contextlib.closing(sqlite3.connect(self.db_path, timeout=30)) as db:
-            rows = db.execute("SELECT seq, kind, data, at FROM events WHERE room = ? AND seq > ?"
-                              " ORDER BY seq", (code, after)).fetchall()
-        events = [EventRow(seq, kind, json.loads(data), at) for seq, kind, data, at in rows]
+        events = await store.load_events(code, -1 if model is None else model.seq)
         if model is None:
             if not events:
                 return []
@@ -644,8 +637,8 @@ class Runner:
             return
         name = sorted(self.games)[self.figures.episodes % len(self.games)]
         game = self.games[name]
-        r = httpx.post(self.http + "/api/rooms",
-                       json={"game": name, "settings": FUZZ_SETTINGS.get(name, {})})
+        quick = dict(game.quick_settings) if isinstance(game, PlayedThrough) else {}
+        r = httpx.post(self.http + "/api/rooms", json={"game": name, "settings": quick})
         # all the fuzzer's rooms come from one address: run the server with the
         # per-address limits lifted (atelier.bench.cli.UNLIMITED)
         assert r.status_code == 201, r.text
@@ -691,12 +684,10 @@ class Runner:
                 if self.figures.messages == before:
                     break
         finally:
+            if self.store is not None:
+                self.loop.run_until_complete(self.store.close())
             self.loop.close()
         return self.figures
-
-
-def _ends_phase(action: Mapping[str, Any]) -> bool:
-    return action.get("type") in PHASE_ENDS or action == {"type": "ready", "ready": True}
 
 
 def _is_message(text: str) -> bool:
@@ -712,10 +703,10 @@ def _is_message(text: str) -> bool:
 
 
 def _worker(job: tuple[str, str | None, int, int]) -> Figures:
-    from atelier.games.registry import GAME_NAMES, get_game
+    from atelier.games.registry import game_names, get_game
 
     http, db, messages, offset = job
-    games = {name: get_game(name) for name in GAME_NAMES}
+    games = {name: get_game(name) for name in game_names()}
     runner = Runner(http, db, games)
     runner.figures.episodes = offset  # the workers start on different games
     figures = runner.run(messages)

@@ -1,4 +1,5 @@
-"""Word decks, read from ``content/decks/``.
+"""Word decks, read from ``content/decks/`` (a game registered with a ``decks/``
+folder beside its rules reads its own: ``deck_folder``).
 
 Layout (every language has the same ids):
 
@@ -50,12 +51,26 @@ def _root() -> Traversable:
     return content_root() / "decks"
 
 
+_game_folders: dict[str, Traversable] = {}
+"""Games' own ``decks/`` folders (games/registry.py adds them as it registers a game)."""
+
+
+def add_decks(game: str, folder: Traversable) -> None:
+    """A game's decks are read from ``folder`` instead of ``decks/<game>/``."""
+    _game_folders[game] = folder
+
+
+def deck_folder(game: str) -> Traversable:
+    """Where ``game``'s decks are: its own ``decks/`` folder, else ``decks/<game>/``."""
+    return _game_folders.get(game) or _root() / game
+
+
 @cache
 def pictomania_cards(lang: str) -> dict[int, tuple[Card, ...]]:
     """The built-in cards of one language by level; levels without a file are empty."""
     result: dict[int, tuple[Card, ...]] = {}
     for level in LEVELS:
-        path = _root() / "pictomania" / lang / f"level{level}.json"
+        path = deck_folder("pictomania") / lang / f"level{level}.json"
         cards: list[Card] = []
         if path.is_file():
             for raw in json.loads(path.read_text(encoding="utf-8"))["cards"]:
@@ -67,7 +82,7 @@ def pictomania_cards(lang: str) -> dict[int, tuple[Card, ...]]:
 @cache
 def incognito_content(lang: str) -> tuple[tuple[Item, ...], tuple[Item, ...]]:
     """(secret words, locations) of one language; empty if the file is missing."""
-    path = _root() / "incognito" / f"{lang}.json"
+    path = deck_folder("incognito") / f"{lang}.json"
     if not path.is_file():
         return (), ()
     data = json.loads(path.read_text(encoding="utf-8"))

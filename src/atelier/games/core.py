@@ -273,3 +273,17 @@ class RemovableSeats(Protocol):
     """A game that lets the host take a player out while it runs (SYSTEM "remove")."""
 
     seats_removable: bool
+
+
+@runtime_checkable
+class PlayedThrough(Protocol):
+    """What a driver that plays a game to its end (the protocol fuzzer) asks of it."""
+
+    quick_settings: Mapping[str, JSON]
+    """Settings for a short game without clocks, so nothing but the players' moves
+    changes it."""
+
+    def ends_part(self, action: Mapping[str, JSON]) -> bool:
+        """Whether ``action`` ends its seat's part of the current phase (a driver
+        that prefers these brings the game to its end)."""
+        ...

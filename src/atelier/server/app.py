@@ -24,8 +24,8 @@ from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 
 from atelier.errors import RuleError
-from atelier.games.core import AdvisedGame, Game
-from atelier.games.registry import get_game
+from atelier.games.core import AdvisedGame
+from atelier.games.registry import browser_games, extra_screens, get_game
 from atelier.games.settings import schema
 from atelier.hub import open_hub
 from atelier.i18n import LANGUAGES, catalog
@@ -68,7 +68,6 @@ class ServerConfig:
     allowed_origins: frozenset[str] = frozenset()
     forwarded_allow_ips: str | None = None
     table_prefix: str = ""
-    extra_games: dict[str, Game[Any]] = field(default_factory=dict)
     owns: Callable[[str], bool] | None = None
     """With ``--workers``: whether this process serves a room (atelier.server.workers)."""
     idle_seconds: float = IDLE_SECONDS  # unload a room nobody is connected to after this
@@ -96,15 +95,6 @@ def address_of(request: Request | WebSocket, policy: AddressPolicy) -> str:
     """The client's address for the per-address limits (forwarded only from trusted proxies)."""
     peer = request.client.host if request.client is not None else None
     return client_address(peer, request.headers.get("x-forwarded-for"), policy.proxies)
-
-
-def _games(config: ServerConfig) -> Callable[[str], Game[Any]]:
-    def lookup(name: str) -> Game[Any]:
-        if name in config.extra_games:
-            return config.extra_games[name]
-        return get_game(name)
-
-    return lookup
 
 
 _ROUND_KEY = re.compile(r"(?:g(\d+)-)?round-(\d+)")
@@ -154,7 +144,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         store = await open_store(config.db_path, config.database_url, config.table_prefix)
         hub = await open_hub(config.redis_url, f"atelier:{config.table_prefix}")
-        rooms = Rooms(store, hub, _games(config), owns=config.owns,
+        rooms = Rooms(store, hub, get_game, owns=config.owns,
                       idle_seconds=config.idle_seconds, creator_wait=config.creator_wait,
                       ink_limits=config.ink_limits)
         await rooms.start()
@@ -241,6 +231,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         if lang not in LANGUAGES:
             raise RuleError("unknown_language", language=lang[:16])
         return JSONResponse(catalog()[lang])
+
+    @app.get("/api/games")
+    async def games() -> Response:
+        """The games the client offers, each with its screens' descriptor (game.js)."""
+        return JSONResponse({"games": browser_games()})
 
     @app.get("/api/games/{game}/settings-schema")
     async def settings_schema(game: str) -> Response:
@@ -389,6 +384,10 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                            config.hello_seconds)
 
     app.include_router(decks_router)
+    # a registered game's screens from outside web/ sit where web/NAME/ would,
+    # so their imports of the shared modules ("../dom.js") read the same
+    for name, folder in extra_screens().items():
+        app.mount(f"/static/{name}", StaticFiles(directory=folder), name=f"static-{name}")
     app.mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static")
     # outermost: the headers reach answers made by the error handlers too
     app.add_middleware(SecurityHeaders)

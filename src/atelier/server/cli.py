@@ -11,7 +11,6 @@ import os
 import resource
 import socket
 import sys
-from importlib import import_module
 from typing import Any
 
 from atelier.server.addresses import (
@@ -79,12 +78,6 @@ def qr_text(url: str) -> str:
     return out.getvalue()
 
 
-def load_game(spec: str) -> Any:
-    """``module:ATTRIBUTE`` naming a game object (extra games: tests, benchmarks)."""
-    module, _, attr = spec.partition(":")
-    return getattr(import_module(module), attr or "GAME")
-
-
 def parser() -> argparse.ArgumentParser:
     ap = argparse.ArgumentParser(prog="atelier serve", description="Start the Atelier server.")
     ap.add_argument("--host", default="0.0.0.0", help="address to listen on (default 0.0.0.0)")
@@ -133,7 +126,9 @@ def parser() -> argparse.ArgumentParser:
                     f"(default {HELLO_SECONDS:g})")
     ap.add_argument("--table-prefix", default="", help=argparse.SUPPRESS)
     ap.add_argument("--ink-limits", default=None, help=argparse.SUPPRESS)  # "DRAWING,ROOM" bytes
-    ap.add_argument("--extra-game", action="append", default=[], help=argparse.SUPPRESS)
+    ap.add_argument("--extra-game", action="append", default=[], metavar="MODULE:ATTRIBUTE",
+                    help="also host this game (rules: the object named, GAME by default; "
+                    "screens: its module's WEB folder; repeatable; docs/architecture.md)")
     ap.add_argument("--log-level", default="warning")
     ap.add_argument("--workers", type=int, default=1,
                     help="server processes behind this address, each room in one of them "
@@ -194,6 +189,7 @@ def main(argv: list[str]) -> int:
 
     setup_logging(args.log_level)
 
+    from atelier.games.registry import register
     from atelier.server.addresses import SocketCounts
     from atelier.server.app import ServerConfig, address_of, create_app
     from atelier.server.fastws import Defences, front_protocol
@@ -206,7 +202,8 @@ def main(argv: list[str]) -> int:
     db_path = None
     if not args.database_url:
         db_path = os.path.abspath(args.db or os.environ.get("ATELIER_DB") or DEFAULT_DB)
-    extra = {game.name: game for game in map(load_game, args.extra_game)}
+    for spec in args.extra_game:
+        register(spec)
     owns, k = None, 0
     if args.worker:
         from atelier.server.workers import owner
@@ -224,7 +221,6 @@ def main(argv: list[str]) -> int:
         redis_url=args.redis_url,
         allowed_origins=frozenset(o.rstrip("/").lower() for o in args.allow_origin),
         table_prefix=args.table_prefix,
-        extra_games=extra,
         idle_seconds=args.unload_idle,
         **({} if args.creator_wait is None else {"creator_wait": args.creator_wait}),
         forwarded_allow_ips=args.forwarded_allow_ips,

@@ -1,11 +1,10 @@
-// During a Pictomania or Incognito game: who is away (no connection) or out of
+// During a game whose descriptor asks for it (games.js: presence): who is away (no connection) or out of
 // the game, on one line, and the host's "Go on" once only absent players hold
 // the game up (the rest of the host's controls are in host_menu.js).
 
 import { colourCss, h, replace } from "./dom.js";
+import { gameOf } from "./games.js";
 import { t } from "./i18n.js";
-
-const GAMES = new Set(["pictomania", "incognito"]);
 
 // The seats the game waits for, if every one of them is away; else null.
 export function onlyAbsentWaiting(state) {
@@ -24,7 +23,7 @@ export class PresenceBar {
 
   // Repaints the bar and keeps it at the top of the screen's <main> (screens rebuild theirs).
   update(state) {
-    const show = state && GAMES.has(state.room.game) && state.room.phase === "playing" && state.game;
+    const show = state && gameOf(state.room.game).presence && state.room.phase === "playing" && state.game;
     const main = document.querySelector("#app main");
     if (!show || !main) {
       this.el.remove();
@@ -44,10 +43,18 @@ export class PresenceBar {
           away.map((p) =>
             h(
               "li",
-              { testid: "away-player", title: `${p.name} (${p.removed ? t("party.removed") : t("party.away")})`, dataset: { player: p.id, state: p.removed ? "removed" : "away" } },
+              {
+                testid: "away-player",
+                title: `${p.name} (${p.removed ? t("party.removed") : t("party.away")})`,
+                dataset: { player: p.id, state: p.removed ? "removed" : "away" },
+              },
               h("span", { class: "swatch small", style: { background: colourCss(p.colour) } }),
               h("span", { class: "presence-name" }, p.name),
-              h("span", { class: `badge ${p.removed ? "out-badge" : "away-badge"}` }, p.removed ? t("party.removed") : t("party.away")),
+              h(
+                "span",
+                { class: `badge ${p.removed ? "out-badge" : "away-badge"}` },
+                p.removed ? t("party.removed") : t("party.away"),
+              ),
             ),
           ),
         ),
@@ -59,7 +66,17 @@ export class PresenceBar {
     if (waiting) {
       const names = waiting.map((p) => p.name).join(", ");
       parts.push(
-        h("button", { class: "btn small primary presence-go-on", type: "button", testid: "go-on", title: t("party.go_on", { names }), onclick: () => this.room.send({ t: "go_on" }) }, t("party.go_on_short")),
+        h(
+          "button",
+          {
+            class: "btn small primary presence-go-on",
+            type: "button",
+            testid: "go-on",
+            title: t("party.go_on", { names }),
+            onclick: () => this.room.send({ t: "go_on" }),
+          },
+          t("party.go_on_short"),
+        ),
       );
     }
     // Where the screen has no place of its own for the host's sheet (the

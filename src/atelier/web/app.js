@@ -5,6 +5,7 @@ import { LANGUAGES, lang, onLanguage, preferredLanguage, setLanguage, t } from "
 import { Room } from "./room.js";
 import { renderStart } from "./start.js";
 import { loadSettingsSchemas } from "./settings.js";
+import { loadGames } from "./games.js";
 import { TV_PATH } from "./tv.js";
 import { soundButton } from "./sound.js";
 
@@ -116,7 +117,8 @@ export function go(path) {
 }
 
 async function main() {
-  const schemas = loadSettingsSchemas(); // read while the strings load
+  // the games' descriptors, then their settings schemas, read while the strings load
+  const schemas = loadGames().then(loadSettingsSchemas);
   try {
     await setLanguage(preferredLanguage());
   } catch {

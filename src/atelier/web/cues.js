@@ -5,39 +5,33 @@
 // the reveal.
 
 import { serverNow } from "./clock.js";
+import { gameOf } from "./games.js";
 import { cue } from "./sound.js";
 
-// The cues for going from state ``prev`` to ``next`` (both whole state messages).
+// The cues for going from state ``prev`` to ``next`` (both whole state
+// messages): each game says which (its descriptor's cues, games.js).
 export function cuesBetween(prev, next) {
-  const out = [];
-  const a = prev?.game || null;
-  const b = next?.game || null;
-  if (!b) return out;
-  const me = next.you?.seat ?? null;
-  const game = next.room.game;
-  const samePlay = a && a.phase !== undefined && prev.room.phase === next.room.phase;
-  if (game === "pictomania" || game === "incognito") {
-    const started = b.phase === "drawing" && (!a || a.phase !== "drawing" || a.round !== b.round);
-    if (started && prev) out.push("round");
-    // Incognito's last round goes from the vote straight to the end, which
-    // shows that round's reveal too
-    const reveals = game === "pictomania" ? ["review"] : ["scored", "over"];
-    if (a && reveals.includes(b.phase) && !reveals.includes(a.phase)) out.push("reveal");
-    if (a && me !== null && a.round === b.round && guessesOn(game, b, me) > guessesOn(game, a, me)) {
-      out.push("guessed");
-    }
-  } else if (game === "piet") {
-    if (prev && prev.room.phase === "lobby" && next.room.phase === "playing") out.push("round");
-    const mine = (s) => s.to_move !== null && s.to_move !== undefined && s.to_move === me;
-    if (me !== null && next.room.phase === "playing" && mine(b) && (!a || !mine(a)) && samePlay) out.push("turn");
-    if (a && b.phase === "over" && a.phase !== "over") out.push("reveal");
-  }
-  return out;
+  if (!next?.game) return [];
+  const cues = gameOf(next.room.game).cues;
+  return cues ? cues(prev, next, next.you?.seat ?? null) : [];
 }
 
-function guessesOn(game, view, me) {
-  if (game === "pictomania") return view.players?.[me]?.guessed_by?.length ?? 0;
-  return (view.players || []).filter((p) => (p.voted_on || []).includes(me)).length;
+// The drawing games' cues: a round starts, someone guessed your drawing
+// (``guessesOn(view, seat)`` counts how many did), the reveal (a game phase
+// in ``reveals``).
+export function drawingCues({ reveals, guessesOn }) {
+  return (prev, next, me) => {
+    const out = [];
+    const a = prev?.game || null;
+    const b = next.game;
+    const started = b.phase === "drawing" && (!a || a.phase !== "drawing" || a.round !== b.round);
+    if (started && prev) out.push("round");
+    if (a && reveals.includes(b.phase) && !reveals.includes(a.phase)) out.push("reveal");
+    if (a && me !== null && a.round === b.round && guessesOn(b, me) > guessesOn(a, me)) {
+      out.push("guessed");
+    }
+    return out;
+  };
 }
 
 function deadlineOf(state) {
@@ -45,7 +39,7 @@ function deadlineOf(state) {
   if (!g) return null;
   // every game's view says when its clock runs out as `deadline`; the last
   // seconds are counted while drawing
-  return g.phase === "drawing" ? g.deadline ?? null : null;
+  return g.phase === "drawing" ? (g.deadline ?? null) : null;
 }
 
 // Plays the cues of each new state, and counts down the last 10 seconds.

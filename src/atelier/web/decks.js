@@ -4,6 +4,7 @@
 // sees the summary and may download the deck.
 
 import { h, toast } from "./dom.js";
+import { gameOf } from "./games.js";
 import { errorText, lang, t } from "./i18n.js";
 import { storedToken } from "./net.js";
 
@@ -47,7 +48,11 @@ function summary(settings) {
       "div",
       { class: "inline", testid: "deck-levels" },
       LEVELS.map((level, i) =>
-        h("span", { class: "badge", dataset: { level: String(level) } }, t("decks.level", { level: t(`level.${level}`), count: counts[i] })),
+        h(
+          "span",
+          { class: "badge", dataset: { level: String(level) } },
+          t("decks.level", { level: t(`level.${level}`), count: counts[i] }),
+        ),
       ),
     ),
     h("p", { class: "hint" }, settings.custom_mode === "instead" ? t("decks.used_instead") : t("decks.used_alongside")),
@@ -56,7 +61,16 @@ function summary(settings) {
 
 function exportLinks(code) {
   const link = (fmt) =>
-    h("a", { class: "btn small", href: `/api/rooms/${code}/deck.${fmt}?lang=${lang()}`, download: `atelier-${code}-deck.${fmt}`, testid: `deck-export-${fmt}` }, fmt.toUpperCase());
+    h(
+      "a",
+      {
+        class: "btn small",
+        href: `/api/rooms/${code}/deck.${fmt}?lang=${lang()}`,
+        download: `atelier-${code}-deck.${fmt}`,
+        testid: `deck-export-${fmt}`,
+      },
+      fmt.toUpperCase(),
+    );
   return h("div", { class: "actions" }, h("span", { class: "label" }, t("decks.download")), link("json"), link("csv"));
 }
 
@@ -202,20 +216,39 @@ function uploadForm(room, draft) {
       },
     },
     h("p", { class: "hint" }, t("decks.help")),
-    h("label", { class: "field" }, h("span", { class: "label" }, t("decks.file")), file, draft.fileName ? h("span", { class: "hint", testid: "deck-file-name" }, draft.fileName) : null),
+    h(
+      "label",
+      { class: "field" },
+      h("span", { class: "label" }, t("decks.file")),
+      file,
+      draft.fileName ? h("span", { class: "hint", testid: "deck-file-name" }, draft.fileName) : null,
+    ),
     h("label", { class: "field", for: "deck-text" }, h("span", { class: "label" }, t("decks.paste")), text),
     modes,
-    draft.error ? h("p", { class: "deck-error", role: "alert", testid: "deck-error", style: { color: "var(--bad)", fontWeight: "600", margin: "0" } }, errorText(draft.error)) : null,
-    draft.notice ? h("p", { class: "hint", testid: "deck-notice", role: "status", style: { margin: "0" } }, draft.notice) : null,
+    draft.error
+      ? h(
+          "p",
+          {
+            class: "deck-error",
+            role: "alert",
+            testid: "deck-error",
+            style: { color: "var(--bad)", fontWeight: "600", margin: "0" },
+          },
+          errorText(draft.error),
+        )
+      : null,
+    draft.notice
+      ? h("p", { class: "hint", testid: "deck-notice", role: "status", style: { margin: "0" } }, draft.notice)
+      : null,
     h("div", { class: "actions" }, use),
   );
 }
 
-// null when the room's game has no custom cards (only Pictomania has).
+// null when the room's game shows no custom deck card (games.js: deckPanel).
 export function deckPanel(room) {
   const state = room.state;
   const settings = state.room.settings || {};
-  if (state.room.game !== "pictomania" || !Array.isArray(settings.custom_cards)) return null;
+  if (!gameOf(state.room.game).deckPanel || !Array.isArray(settings.custom_cards)) return null;
   const code = state.room.code;
   const amHost = state.you.host;
   const draft = draftFor(code, settings);

@@ -52,8 +52,26 @@ function playerRow(room, player, state) {
   const actions = [];
   if (amHost && !me && !player.computer) {
     actions.push(
-      h("button", { class: "btn small", type: "button", testid: `make-host-${player.name}`, onclick: () => room.send({ t: "host", player: player.id }) }, t("lobby.make_host")),
-      h("button", { class: "btn small danger", type: "button", testid: `kick-${player.name}`, onclick: () => room.send({ t: "kick", player: player.id }) }, t("lobby.remove")),
+      h(
+        "button",
+        {
+          class: "btn small",
+          type: "button",
+          testid: `make-host-${player.name}`,
+          onclick: () => room.send({ t: "host", player: player.id }),
+        },
+        t("lobby.make_host"),
+      ),
+      h(
+        "button",
+        {
+          class: "btn small danger",
+          type: "button",
+          testid: `kick-${player.name}`,
+          onclick: () => room.send({ t: "kick", player: player.id }),
+        },
+        t("lobby.remove"),
+      ),
     );
   }
   return h(
@@ -112,7 +130,11 @@ function joinForm(room, state) {
     radioKeys(swatches);
   }
   drawSwatches();
-  const submit = h("button", { class: "btn primary big", type: "submit", testid: "join-submit", disabled: free.length === 0 }, t("lobby.join"));
+  const submit = h(
+    "button",
+    { class: "btn primary big", type: "submit", testid: "join-submit", disabled: free.length === 0 },
+    t("lobby.join"),
+  );
   return h(
     "form",
     {
@@ -135,7 +157,7 @@ function joinForm(room, state) {
   );
 }
 
-// parts: a game's own cards (its screen's static lobbyCards(room)), placed
+// parts: a game's own cards (its descriptor's lobbyCards(room), games.js), placed
 // after the players (afterPlayers) and after the settings (afterSettings).
 export function renderLobby(room, parts = {}) {
   const state = room.state;
@@ -148,13 +170,21 @@ export function renderLobby(room, parts = {}) {
     "section",
     { class: "card" },
     h("h2", {}, t("lobby.players", { count: players.length })),
-    h("ul", { class: "player-list", testid: "lobby-players" }, players.map((p) => playerRow(room, p, state))),
+    h(
+      "ul",
+      { class: "player-list", testid: "lobby-players" },
+      players.map((p) => playerRow(room, p, state)),
+    ),
     state.room.spectators ? h("p", { class: "hint" }, t("lobby.spectators", { count: state.room.spectators })) : null,
     amPlayer
       ? h(
           "div",
           { class: "actions" },
-          h("button", { class: "btn ghost", type: "button", testid: "leave", onclick: () => room.send({ t: "leave" }) }, t("lobby.leave")),
+          h(
+            "button",
+            { class: "btn ghost", type: "button", testid: "leave", onclick: () => room.send({ t: "leave" }) },
+            t("lobby.leave"),
+          ),
         )
       : null,
   );
@@ -163,7 +193,13 @@ export function renderLobby(room, parts = {}) {
     "section",
     { class: "card" },
     h("h2", {}, t("lobby.settings")),
-    amHost ? null : h("p", { class: "hint", testid: "host-decides" }, !amPlayer && storedHostKey(room.code) ? t("lobby.creator_sit") : t("lobby.host_decides")),
+    amHost
+      ? null
+      : h(
+          "p",
+          { class: "hint", testid: "host-decides" },
+          !amPlayer && storedHostKey(room.code) ? t("lobby.creator_sit") : t("lobby.host_decides"),
+        ),
     settingsEditor(game, state.room.settings, {
       editable: amHost,
       onChange: (patch) => room.send({ t: "settings", settings: patch }),
@@ -174,7 +210,11 @@ export function renderLobby(room, parts = {}) {
     "div",
     { class: "card start-row" },
     amHost
-      ? h("button", { class: "btn primary big", type: "button", testid: "start-game", onclick: () => room.send({ t: "start" }) }, t("lobby.start"))
+      ? h(
+          "button",
+          { class: "btn primary big", type: "button", testid: "start-game", onclick: () => room.send({ t: "start" }) },
+          t("lobby.start"),
+        )
       : h("p", { class: "hint", testid: "wait-host" }, amPlayer ? t("lobby.wait_host") : t("lobby.watching")),
     rulesButton(game),
   );

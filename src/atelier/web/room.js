@@ -1,12 +1,11 @@
-// One room: the connection, the latest state, and which screen shows it.
+// One room: the connection, the latest state, and which screen shows it (its
+// game's descriptor names it: games.js).
 
 import { h, toast } from "./dom.js";
 import { errorText, lang, setDeckLanguage, t } from "./i18n.js";
 import { renderLobby } from "./lobby.js";
 import { RoomConnection } from "./net.js";
-import { PictomaniaScreen } from "./pictomania/screen.js";
-import { PietScreen } from "./piet/screen.js";
-import { IncognitoScreen } from "./incognito/screen.js";
+import { gameOf } from "./games.js";
 import { syncClock } from "./clock.js";
 import { PresenceBar } from "./absent.js";
 import { HostMenu } from "./host_menu.js";
@@ -14,14 +13,15 @@ import { followGame, renderTvLobby, tvCorner } from "./tv.js";
 import { CueWatcher } from "./cues.js";
 import { setRole } from "./sound.js";
 
-const SCREENS = { pictomania: PictomaniaScreen, piet: PietScreen, incognito: IncognitoScreen };
-
 export class Room {
   constructor(code, { shell, tv = false }) {
     this.code = code;
     this.tv = tv; // the table view: always a spectator
     // The TV's top bar keeps the room code and QR code in a corner during play.
-    this.shell = tv ? (middle, ...body) => shell(this.state && this.state.room.phase !== "lobby" ? [middle, tvCorner(code)].flat() : middle, ...body) : shell;
+    this.shell = tv
+      ? (middle, ...body) =>
+          shell(this.state && this.state.room.phase !== "lobby" ? [middle, tvCorner(code)].flat() : middle, ...body)
+      : shell;
     this.follower = null;
     this.state = null;
     this.screen = null;
@@ -29,12 +29,17 @@ export class Room {
     this.fatal = null;
     this.presence = new PresenceBar(this);
     this.hostMenu = new HostMenu(this);
-    this.conn = new RoomConnection(code, lang(), {
-      message: (msg) => this.onMessage(msg),
-      ink: (seat, bytes) => this.screen?.onInk?.(seat, bytes),
-      status: (status) => this.onStatus(status),
-      closed: (code) => this.onClosed(code),
-    }, { hostKey: !tv });
+    this.conn = new RoomConnection(
+      code,
+      lang(),
+      {
+        message: (msg) => this.onMessage(msg),
+        ink: (seat, bytes) => this.screen?.onInk?.(seat, bytes),
+        status: (status) => this.onStatus(status),
+        closed: (code) => this.onClosed(code),
+      },
+      { hostKey: !tv },
+    );
     this.conn.spectator = tv;
     this.cues = new CueWatcher();
   }
@@ -142,7 +147,12 @@ export class Room {
         h(
           "main",
           { class: "page", testid: "room-missing" },
-          h("section", { class: "card" }, h("h2", {}, t("room.unknown")), h("a", { class: "btn primary", href: "/" }, t("room.back_home"))),
+          h(
+            "section",
+            { class: "card" },
+            h("h2", {}, t("room.unknown")),
+            h("a", { class: "btn primary", href: "/" }, t("room.back_home")),
+          ),
         ),
       );
       return;
@@ -150,17 +160,20 @@ export class Room {
     const state = this.state;
     if (!state) {
       this.dropScreen();
-      this.shell(null, h("main", { class: "page center", testid: "room-loading" }, h("p", { class: "muted" }, t("room.connecting"))));
+      this.shell(
+        null,
+        h("main", { class: "page center", testid: "room-loading" }, h("p", { class: "muted" }, t("room.connecting"))),
+      );
       return;
     }
     const phase = state.room.phase;
     if (phase === "lobby") {
       this.dropScreen();
       if (this.tv) renderTvLobby(this);
-      else renderLobby(this, SCREENS[state.room.game]?.lobbyCards?.(this) ?? {});
+      else renderLobby(this, gameOf(state.room.game).lobbyCards?.(this) ?? {});
       return;
     }
-    const Screen = SCREENS[state.room.game];
+    const Screen = gameOf(state.room.game).screen;
     if (!Screen) {
       this.dropScreen();
       this.shell(null, h("main", { class: "page" }, h("p", { class: "card" }, t("room.no_screen"))));
@@ -182,6 +195,10 @@ export class Room {
   }
 
   connectionBadge() {
-    return h("span", { class: "conn-badge", testid: "connection", hidden: this.status === "open" }, t("room.reconnecting"));
+    return h(
+      "span",
+      { class: "conn-badge", testid: "connection", hidden: this.status === "open" },
+      t("room.reconnecting"),
+    );
   }
 }

@@ -1,86 +1,28 @@
 // Room settings: a form built from the game's own settings object, so the
 // editor follows the engine. Bounds, choices and defaults come from the game's
 // declaration, served as a JSON schema (GET /api/games/<game>/settings-schema);
-// HINTS only add what a form needs besides (order of choices, steps, which
-// fields go together). Labels: settings.<game>.<field> (option: .<value>).
+// a game's hints (its descriptor's ``hints``, games.js) only add what a form
+// needs besides (order of choices, steps, which fields go together); its
+// ``startFields`` are offered on the start page. Labels:
+// settings.<game>.<field> (option: .<value>).
+//
+// A hint: type (select, bool, int, optional, levels, numbers, count, text,
+// readonly), options, labels (a string prefix for the options), step,
+// default, patch(value) (the settings change a choice makes), when(settings)
+// (shown only then), disabled(settings).
 
 import { h } from "./dom.js";
+import { gameNames, gameOf } from "./games.js";
 import { has, t } from "./i18n.js";
 
 const LEVEL_CHOICES = [1, 2, 3, 4];
-const first = (s) => s.edition === "first";
-const second = (s) => s.edition !== "first";
-
-const HINTS = {
-  pictomania: {
-    edition: {
-      type: "select",
-      options: ["second", "first"],
-      // Edition-specific choices start over, so the server's defaults apply.
-      patch: (v) => ({
-        edition: v,
-        rounds: null,
-        levels: null,
-        competitive: false,
-        kids: false,
-        learning_round: false,
-      }),
-    },
-    language: { type: "select", labels: "lang" },
-    rounds: { type: "int", patch: (v) => ({ rounds: v, levels: null }) },
-    levels: { type: "levels" },
-    competitive: { type: "bool", when: second },
-    learning_round: { type: "bool", when: second },
-    kids: { type: "bool", when: first, patch: (v) => ({ kids: v, levels: null }) },
-    card_swaps: { type: "int", when: first },
-    time_limit: { type: "optional", step: 10, default: 180 },
-    player_token_values: { type: "numbers" },
-    black_token_values: { type: "numbers" },
-    custom_cards: { type: "count" },
-    custom_mode: { type: "select", when: (s) => (s.custom_cards || []).length > 0 },
-  },
-  incognito: {
-    language: { type: "select", labels: "lang" },
-    rounds: { type: "int" },
-    countdown: { type: "int" },
-    drawing_time_limit: { type: "optional", step: 10, default: 180 },
-    custom_words: { type: "count" },
-    custom_locations: { type: "count" },
-  },
-  piet: {
-    // A loaded record's headers fix setup and brushes.
-    setup: { type: "select", disabled: (s) => Boolean(s.record) },
-    brushes: { type: "bool", disabled: (s) => Boolean(s.record) },
-    // The record has a card of its own in the lobby (web/piet/lobbycard.js).
-    record: { type: "readonly", when: () => false },
-    // null (no computer) shows as the first option, "friend".
-    opponent: {
-      type: "select",
-      options: ["friend", "easy", "medium", "hard"],
-      patch: (v) => ({ opponent: v === "friend" ? null : v }),
-    },
-    computer_seat: {
-      type: "select",
-      options: [1, 0],
-      patch: (v) => ({ computer_seat: Number(v) }),
-      when: (s) => s.opponent !== null && s.opponent !== undefined,
-    },
-  },
-};
-
-// Fields worth choosing before the room exists (the rest wait for the lobby).
-const START_FIELDS = {
-  pictomania: ["edition", "time_limit"],
-  incognito: ["drawing_time_limit"],
-  piet: ["opponent", "computer_seat"],
-};
 
 const schemas = new Map(); // game -> its settings schema (null if it could not be read)
 
 // Reads every game's settings schema once; the forms wait for it (app.js).
 export function loadSettingsSchemas() {
   return Promise.all(
-    Object.keys(HINTS).map(async (game) => {
+    gameNames().map(async (game) => {
       if (schemas.has(game)) return;
       const response = await fetch(`/api/games/${game}/settings-schema`).catch(() => null);
       schemas.set(game, response?.ok ? await response.json() : null);
@@ -116,8 +58,9 @@ function optionLabel(game, field, value, hint) {
 }
 
 function hintFor(game, field, value) {
-  const { default: _, exclusiveMin, ...known } = declared(game, field);
-  const hint = { ...known, ...(HINTS[game]?.[field] || inferred(value)) };
+  const { exclusiveMin, ...known } = declared(game, field);
+  delete known.default; // a hint's default (an optional field's first value) is its own
+  const hint = { ...known, ...(gameOf(game).hints?.[field] || inferred(value)) };
   // A bound the value may not reach (a time limit above 0) starts one step above it.
   if (hint.min === undefined && exclusiveMin !== undefined) hint.min = exclusiveMin + (hint.step || 1);
   return hint;
@@ -281,7 +224,7 @@ export function settingsEditor(game, settings, { editable, onChange }) {
 
 // The start page's few choices; fills `choices` with what the user picks.
 export function startChoices(game, choices) {
-  const fields = START_FIELDS[game] || [];
+  const fields = gameOf(game).startFields || [];
   const defaults = Object.fromEntries(fields.map((field) => [field, declared(game, field).default ?? null]));
   const rows = fields.map((field) => {
     const value = defaults[field];

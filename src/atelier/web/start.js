@@ -5,21 +5,20 @@ import { errorText, lang, LANGUAGES, t } from "./i18n.js";
 import { rulesButton } from "./rules.js";
 import { startChoices } from "./settings.js";
 import { storeHostKey } from "./net.js";
-import { tutorialCard } from "./piet/tutorial.js";
+import { gameNames, gameOf } from "./games.js";
 
-// Games with a browser screen; the others appear here as their screens land.
-export const BROWSER_GAMES = ["pictomania", "incognito", "piet"];
 const CODE_CHARS = /[^23456789ABCDEFGHJKMNPQRSTUVWXYZ]/g;
 
 export function renderStart({ shell, go }) {
-  let game = BROWSER_GAMES[0];
+  const names = gameNames(); // the games with screens, in the server's order
+  let game = names[0];
   let choices = {};
   const gameList = h("div", { class: "choice-row", role: "radiogroup", "aria-label": t("start.game") });
   const choiceBox = h("div", { class: "start-choices" });
 
   function drawGames() {
     gameList.replaceChildren(
-      ...BROWSER_GAMES.map((name) =>
+      ...names.map((name) =>
         h(
           "button",
           {
@@ -49,7 +48,11 @@ export function renderStart({ shell, go }) {
     { testid: "create-language", class: "input" },
     LANGUAGES.map((code) => h("option", { value: code, selected: code === lang() }, t(`lang.${code}`))),
   );
-  const createButton = h("button", { class: "btn primary big", type: "submit", testid: "create-room" }, t("start.create"));
+  const createButton = h(
+    "button",
+    { class: "btn primary big", type: "submit", testid: "create-room" },
+    t("start.create"),
+  );
 
   async function create(event) {
     event.preventDefault();
@@ -60,7 +63,7 @@ export function renderStart({ shell, go }) {
         headers: { "Content-Type": "application/json" },
         body: JSON.stringify({
           game,
-          settings: game === "piet" ? choices : { ...choices, language: wordLang.value },
+          settings: gameOf(game).wordLanguage ? { ...choices, language: wordLang.value } : choices,
           language: wordLang.value,
         }),
       });
@@ -129,7 +132,8 @@ export function renderStart({ shell, go }) {
         h("p", { class: "hint" }, t("start.more_settings")),
         h("div", { class: "actions" }, createButton, rulesButton(game)),
       ),
-      tutorialCard(go, shell),
+      // a game's own card under the forms (Piet: its guided game and puzzles)
+      names.map((name) => gameOf(name).startCard?.(go, shell) ?? null),
     ),
   );
 }

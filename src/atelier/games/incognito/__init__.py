@@ -48,6 +48,12 @@ class Incognito:
     def apply(self, state: State, seat: int, action: Mapping[str, JSON], now: float) -> State:
         return engine.apply(state, seat, action, now)
 
+    # no countdown runs out while the players are still deciding
+    quick_settings: Mapping[str, JSON] = {"rounds": 2, "countdown": 120}
+
+    def ends_part(self, action: Mapping[str, JSON]) -> bool:
+        return action.get("type") in ("done_drawing", "done_voting", "confirm")
+
     def legal_actions(self, state: State, seat: int) -> list[dict[str, JSON]]:
         return legal.legal_actions(state, seat)
 

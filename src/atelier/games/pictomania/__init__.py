@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from atelier.games.core import JSON
 from atelier.games.pictomania import engine, legal, settings, state, view
 from atelier.games.pictomania.actions import ACTIONS
 from atelier.games.pictomania.state import State
@@ -62,6 +63,12 @@ class Pictomania:
 
     def legal_actions(self, st: State, seat: int) -> list[dict[str, Any]]:
         return legal.legal_actions(st, seat)
+
+    quick_settings: Mapping[str, JSON] = {"rounds": 2}
+
+    def ends_part(self, action: Mapping[str, JSON]) -> bool:
+        ready = action == {"type": "ready", "ready": True}
+        return ready or action.get("type") in ("done", "confirm")
 
     def view(self, st: State, seat: int | None) -> dict[str, Any]:
         return view.view(st, seat)

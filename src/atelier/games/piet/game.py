@@ -201,6 +201,11 @@ class PietGame:
         return replace(state, board=board, moves=(*state.moves, move),
                        points=(*state.points, points), movers=(*state.movers, seat))
 
+    quick_settings: Mapping[str, JSON] = {}
+
+    def ends_part(self, action: Mapping[str, JSON]) -> bool:
+        return action.get("type") == "move"  # every move ends the mover's turn
+
     def legal_actions(self, state: PietState, seat: int) -> list[dict[str, JSON]]:
         board = state.board
         if board.phase == OVER or seat != board.to_move:
