@@ -7,7 +7,7 @@ import globals from "globals";
 export default [
   js.configs.recommended,
   {
-    files: ["src/atelier/web/**/*.js"],
+    files: ["src/atelier/web/**/*.js", "tests/**/web/**/*.js"],
     languageOptions: {
       ecmaVersion: 2024,
       sourceType: "module",

@@ -124,7 +124,11 @@ export class PictomaniaScreen extends DrawingScreen {
     }
     if (this.state.you.host) {
       buttons.push(
-        h("button", { class: "btn ghost", type: "button", testid: "host-deal", onclick: () => this.room.send({ t: "next" }) }, t("pm.deal_now")),
+        h(
+          "button",
+          { class: "btn ghost", type: "button", testid: "host-deal", onclick: () => this.room.send({ t: "next" }) },
+          t("pm.deal_now"),
+        ),
       );
     }
     buttons.push(rulesButton("pictomania"));
@@ -146,12 +150,26 @@ export class PictomaniaScreen extends DrawingScreen {
     parts.others = h("section", { class: "pm-others", testid: "drawings", "aria-label": t("table.drawings") });
     parts.chips = h("div", { class: "pm-chips" });
     parts.cardList = h("div", { class: "pm-card-list" });
-    parts.cards = h("section", { class: "pm-cards", testid: "cards-panel", tabindex: 0, role: "region", "aria-label": t("pm.cards_label") }, parts.chips, parts.cardList);
+    parts.cards = h(
+      "section",
+      { class: "pm-cards", testid: "cards-panel", tabindex: 0, role: "region", "aria-label": t("pm.cards_label") },
+      parts.chips,
+      parts.cardList,
+    );
     parts.bar = h("section", { class: "pm-bar", testid: "action-bar" });
     main.append(parts.secret);
     if (this.seat !== null) {
-      parts.mine = h("section", { class: "pm-mine", testid: "my-drawing", style: { "--mine": this.colour(this.seat) } });
-      parts.canvasBox = h("div", { class: "ink-box", testid: "my-canvas", role: "img", "aria-label": t("ink.your_drawing") });
+      parts.mine = h("section", {
+        class: "pm-mine",
+        testid: "my-drawing",
+        style: { "--mine": this.colour(this.seat) },
+      });
+      parts.canvasBox = h("div", {
+        class: "ink-box",
+        testid: "my-canvas",
+        role: "img",
+        "aria-label": t("ink.your_drawing"),
+      });
       parts.canvasHost = h("div", { class: "canvas-frame mine" }, parts.canvasBox);
       parts.lock = h("div", { class: "canvas-lock", testid: "canvas-locked", hidden: true });
       parts.mine.append(parts.canvasHost, parts.lock);
@@ -200,7 +218,13 @@ export class PictomaniaScreen extends DrawingScreen {
   // One button flips the stage between my canvas and the guess pane; it names
   // where it leads (phones only: a wide screen shows both).
   paneToggle() {
-    return h("button", { class: "btn pane-toggle", type: "button", testid: "pane-toggle", "aria-pressed": "false", onclick: () => this.showPane(this.pane === "draw" ? "guess" : "draw") });
+    return h("button", {
+      class: "btn pane-toggle",
+      type: "button",
+      testid: "pane-toggle",
+      "aria-pressed": "false",
+      onclick: () => this.showPane(this.pane === "draw" ? "guess" : "draw"),
+    });
   }
 
   showPane(pane) {
@@ -210,12 +234,23 @@ export class PictomaniaScreen extends DrawingScreen {
     if (!toggle) return;
     const toGuess = pane === "draw";
     toggle.setAttribute("aria-pressed", String(!toGuess));
-    replace(toggle, h("span", { "aria-hidden": "true" }, toGuess ? "◫" : "✎"), h("span", { class: "pane-label" }, toGuess ? t("table.guess") : t("table.draw")));
+    replace(
+      toggle,
+      h("span", { "aria-hidden": "true" }, toGuess ? "◫" : "✎"),
+      h("span", { class: "pane-label" }, toGuess ? t("table.guess") : t("table.draw")),
+    );
   }
 
   hostActions() {
     if (this.view?.phase !== "drawing") return [];
-    return [{ testid: "host-stop", label: t("pm.stop_round"), confirm: t("pm.stop_confirm"), run: () => this.room.send({ t: "next" }) }];
+    return [
+      {
+        testid: "host-stop",
+        label: t("pm.stop_round"),
+        confirm: t("pm.stop_confirm"),
+        run: () => this.room.send({ t: "next" }),
+      },
+    ];
   }
 
   myGuessOn(target) {
@@ -237,7 +272,15 @@ export class PictomaniaScreen extends DrawingScreen {
           "span",
           { class: "secret-word", testid: "secret-word" },
           h("span", { class: "secret-code" }, `${cardMark(view, me.letter)}${me.letter ? " " : ""}${me.number}`),
-          h("span", { class: `secret-text ${me.word.length > 12 ? "long" : ""}`, lang: view.language, dataset: { number: String(me.number), letter: me.letter ?? "" } }, wholeWords(me.word)),
+          h(
+            "span",
+            {
+              class: `secret-text ${me.word.length > 12 ? "long" : ""}`,
+              lang: view.language,
+              dataset: { number: String(me.number), letter: me.letter ?? "" },
+            },
+            wholeWords(me.word),
+          ),
         ),
         this.ownStack(view.players[this.seat]),
       );
@@ -278,10 +321,7 @@ export class PictomaniaScreen extends DrawingScreen {
     }
 
     // The word cards, with spent numbers.
-    replace(
-      parts.cardList,
-      wordCards(view, { spent, mine: me ? { label: me.letter, number: me.number } : null }),
-    );
+    replace(parts.cardList, wordCards(view, { spent, mine: me ? { label: me.letter, number: me.number } : null }));
     replace(parts.chips, me ? guessChips(spent, me.number) : null);
 
     // Black tokens, done.
@@ -303,7 +343,9 @@ export class PictomaniaScreen extends DrawingScreen {
               onclick: () => this.act({ type: "black", value: v }),
             },
             h("span", { class: "black-token" }, stars(v)),
-            view.edition !== "first" && values.filter((x) => x === v).length > 1 ? h("small", {}, `×${values.filter((x) => x === v).length}`) : null,
+            view.edition !== "first" && values.filter((x) => x === v).length > 1
+              ? h("small", {}, `×${values.filter((x) => x === v).length}`)
+              : null,
           ),
         );
         bar.push(
@@ -315,7 +357,17 @@ export class PictomaniaScreen extends DrawingScreen {
             !me.may_take_token && view.edition === "first" && (view.black_tokens_left || []).length
               ? h("span", { class: "label", testid: "nothing-drawn" }, t("pm.nothing_drawn"))
               : null,
-            h("button", { class: "btn", type: "button", testid: "done", title: t("pm.done_title"), onclick: () => this.act({ type: "done" }) }, t("pm.done")),
+            h(
+              "button",
+              {
+                class: "btn",
+                type: "button",
+                testid: "done",
+                title: t("pm.done_title"),
+                onclick: () => this.act({ type: "done" }),
+              },
+              t("pm.done"),
+            ),
           ),
         );
       } else {
@@ -343,8 +395,16 @@ export class PictomaniaScreen extends DrawingScreen {
     const by = mine?.guessed_by || [];
     return h(
       "span",
-      { class: "own-stack", testid: "own-stack", role: "img", "aria-label": t("table.guessed_on_yours", { n: by.length }), dataset: { count: String(by.length) } },
-      by.map((seat) => h("span", { class: "card-back", title: this.name(seat), style: { background: this.colour(seat) } })),
+      {
+        class: "own-stack",
+        testid: "own-stack",
+        role: "img",
+        "aria-label": t("table.guessed_on_yours", { n: by.length }),
+        dataset: { count: String(by.length) },
+      },
+      by.map((seat) =>
+        h("span", { class: "card-back", title: this.name(seat), style: { background: this.colour(seat) } }),
+      ),
     );
   }
 
@@ -387,7 +447,12 @@ export class PictomaniaScreen extends DrawingScreen {
       this.parts.focusCanvas = this.drawingFrame(seat, { class: "ink-box", testid: "focus-canvas" });
       this.board.mountViewer(seat, this.parts.focusCanvas);
       this.parts.focusInfo = h("div", { class: "focus-info" });
-      this.parts.focusCards = h("div", { class: "focus-cards", tabindex: 0, role: "region", "aria-label": t("pm.cards_label") });
+      this.parts.focusCards = h("div", {
+        class: "focus-cards",
+        tabindex: 0,
+        role: "region",
+        "aria-label": t("pm.cards_label"),
+      });
       replace(
         layer,
         h(
@@ -399,7 +464,11 @@ export class PictomaniaScreen extends DrawingScreen {
             h("span", { class: "swatch", style: { background: this.colour(seat) } }),
             h("strong", { title: this.name(seat) }, this.name(seat)),
             h("span", { class: "spacer" }),
-            h("button", { class: "btn small", type: "button", testid: "focus-close", onclick: () => this.closeFocus() }, t("common.close")),
+            h(
+              "button",
+              { class: "btn small", type: "button", testid: "focus-close", onclick: () => this.closeFocus() },
+              t("common.close"),
+            ),
           ),
           h("div", { class: "canvas-frame large" }, this.parts.focusCanvas),
           this.parts.focusInfo,
@@ -410,7 +479,8 @@ export class PictomaniaScreen extends DrawingScreen {
     }
     // 2nd edition: the first guess freezes your own drawing; say so before it (once a game).
     const freezeKey = `atelier.freeze-told.${this.room.code}`;
-    const warnFreeze = canGuess && view.edition !== "first" && !(me.guesses || []).length && !localStorage.getItem(freezeKey);
+    const warnFreeze =
+      canGuess && view.edition !== "first" && !(me.guesses || []).length && !localStorage.getItem(freezeKey);
     replace(
       this.parts.focusInfo,
       warnFreeze ? h("p", { class: "notice", testid: "freeze-notice", role: "note" }, t("pm.freeze_notice")) : null,
