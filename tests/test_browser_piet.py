@@ -311,7 +311,7 @@ def test_a_new_room_from_a_record_during_a_game(module_server: ServerProcess, pa
     page.set_input_files(tid("piet-load-file"), str(record))
     page.wait_for_url(lambda url: f"/r/{code}" not in url and "/r/" in url)
     page.wait_for_selector(tid("piet-record-loaded"))
-    assert "Züge aus der Partie: 3" in page.inner_text(tid("piet-record-loaded"))
+    assert "3 Züge aus der Partiedatei geladen" in page.inner_text(tid("piet-record-loaded"))
     new_code = page.url.rstrip("/").rsplit("/", 1)[1]
     summary = httpx.get(f"{module_server.http}/api/rooms/{new_code}").json()
     assert summary["settings"]["opponent"] == "easy"
