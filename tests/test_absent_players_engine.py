@@ -14,7 +14,7 @@ from atelier.games.incognito import GAME as INCOGNITO
 from atelier.games.incognito import State as IgState
 from atelier.games.pictomania import GAME as PICTOMANIA
 from atelier.games.pictomania.state import State as PmState
-from pictomania_support import deal, new, number_of, started
+from support.pictomania import deal, new, number_of, started
 
 
 def act(state: PmState, who: int, /, **action: Any) -> PmState:

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import server_view
-from conftest import ServerProcess
+from support.browser import server_view
+from support.server import ServerProcess
 
 pytestmark = [
     pytest.mark.browser,

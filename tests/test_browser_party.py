@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import ARTIFACTS, CHROMIUM, Player, join, new_player
-from conftest import create_room
-from ws_players import WsPlayer, phase_is
+from support.browser import ARTIFACTS, CHROMIUM, Player, join, new_player
+from support.server import create_room
+from support.ws_players import WsPlayer, phase_is
 
 pytestmark = [
     pytest.mark.browser,

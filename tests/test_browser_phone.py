@@ -20,8 +20,8 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from browser_helpers import ARTIFACTS, CHROMIUM, words_problems
-from conftest import ServerProcess
+from support.browser import ARTIFACTS, CHROMIUM, words_problems
+from support.server import ServerProcess
 
 pytestmark = [
     pytest.mark.browser,

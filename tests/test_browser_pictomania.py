@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from browser_helpers import (
+from support.browser import (
     ARTIFACTS,
     CHROMIUM,
     INKED_JS,

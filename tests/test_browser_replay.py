@@ -14,11 +14,11 @@ import httpx
 import pytest
 
 from atelier.server.marks import replay_ms
-from browser_helpers import ARTIFACTS, CHROMIUM, INKED_JS, new_player, words_problems
-from conftest import create_room
+from support.browser import ARTIFACTS, CHROMIUM, INKED_JS, new_player, words_problems
+from support.server import create_room
+from support.ws_players import WsPlayer, phase_is, stroke
 from test_server_leak import CARDS
 from test_server_replays import split
-from ws_players import WsPlayer, phase_is, stroke
 
 pytestmark = [
     pytest.mark.browser,

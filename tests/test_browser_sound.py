@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import CHROMIUM, join, new_player
-from conftest import create_room
+from support.browser import CHROMIUM, join, new_player
+from support.server import create_room
+from support.ws_players import WsPlayer, phase_is, stroke
 from test_server_leak import CARDS
-from ws_players import WsPlayer, phase_is, stroke
 
 pytestmark = [
     pytest.mark.browser,

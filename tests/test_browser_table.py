@@ -17,8 +17,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
-from browser_helpers import ARTIFACTS, CHROMIUM
-from conftest import ServerProcess
+from support.browser import ARTIFACTS, CHROMIUM
+from support.server import ServerProcess
+from support.ws_players import WsPlayer
 from test_browser_phone import (
     LOCALES,
     join,
@@ -32,7 +33,6 @@ from test_browser_phone import (
     tap,
     tid,
 )
-from ws_players import WsPlayer
 
 pytestmark = [
     pytest.mark.browser,

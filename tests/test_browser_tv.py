@@ -14,10 +14,10 @@ from typing import Any
 import httpx
 import pytest
 
-from browser_helpers import ARTIFACTS, CHROMIUM, wait_ink
-from conftest import create_room
+from support.browser import ARTIFACTS, CHROMIUM, wait_ink
+from support.server import create_room
+from support.ws_players import WsPlayer, phase_is, stroke
 from test_server_leak import CARDS, secret_fields
-from ws_players import WsPlayer, phase_is, stroke
 
 pytestmark = [
     pytest.mark.browser,

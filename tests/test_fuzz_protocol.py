@@ -9,7 +9,8 @@ from collections.abc import Callable
 
 from atelier.bench.fuzz import Runner
 from atelier.games.registry import GAME_NAMES, get_game
-from conftest import SECRETS, ServerProcess
+from support.secrets_game import SECRETS
+from support.server import ServerProcess
 
 
 def test_fuzzing_the_protocol_in_every_phase_of_every_game(

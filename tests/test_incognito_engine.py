@@ -11,7 +11,7 @@ from atelier.errors import RuleError
 from atelier.games.core import SYSTEM
 from atelier.games.incognito import GAME, State
 from atelier.games.incognito.engine import dump
-from log_replay import Replay
+from support.log_replay import Replay
 
 WORDS = [f"word{i:03d}" for i in range(40)]
 LOCATIONS = [f"place{i:03d}" for i in range(40)]
@@ -422,7 +422,7 @@ def test_dump_and_load_round_trip_through_json() -> None:
 
 
 def test_replay_from_seed_and_log() -> None:
-    from log_replay import LoggedAction
+    from support.log_replay import LoggedAction
 
     settings = {"custom_words": WORDS, "custom_locations": LOCATIONS, "rounds": 1}
     log = [LoggedAction(s, {"type": "done_drawing"}, 1.0) for s in range(3)]

@@ -18,7 +18,8 @@ from typing import Any
 import httpx
 
 from atelier.ink.codec import Begin, End, Points, encode_batch
-from conftest import Client, ServerProcess, create_room, open_client
+from support.client import Client, open_client
+from support.server import ServerProcess, create_room
 
 COLOURS = ["red", "blue", "green", "yellow"]
 OWN_KEYS = ("seat", "word", "word_tile", "my_votes", "unused_tiles")

@@ -17,7 +17,7 @@ from atelier.games.core import SYSTEM
 from atelier.games.incognito import GAME, State
 from atelier.games.incognito.engine import place_remaining
 from atelier.games.incognito.legal import legal_actions
-from log_replay import LoggedAction, Replay
+from support.log_replay import LoggedAction, Replay
 
 WORDS = [f"W{i:03d}X" for i in range(80)]
 LOCATIONS = [f"L{i:03d}X" for i in range(80)]

@@ -11,7 +11,7 @@ from atelier.errors import RuleError
 from atelier.games.core import SYSTEM
 from atelier.games.pictomania import GAME
 from atelier.games.pictomania.state import State
-from pictomania_support import (
+from support.pictomania import (
     NAMES,
     a_wrong_number,
     act,

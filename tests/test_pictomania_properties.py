@@ -13,9 +13,9 @@ from atelier.games.core import SYSTEM
 from atelier.games.pictomania import GAME
 from atelier.games.pictomania.legal import legal_actions
 from atelier.games.pictomania.state import State
-from log_replay import LoggedAction, Replay
-from pictomania_support import NAMES
-from pictomania_support import settings as game_settings
+from support.log_replay import LoggedAction, Replay
+from support.pictomania import NAMES
+from support.pictomania import settings as game_settings
 
 SECRET_KEYS = {"number", "letter", "word"}
 

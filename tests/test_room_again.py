@@ -26,7 +26,7 @@ from atelier.server.model import (
     decide_start,
     new_model,
 )
-from pictomania_support import sample_cards
+from support.pictomania import sample_cards
 
 PLAYERS = [("Ann", "red"), ("Bob", "blue"), ("Cy", "green")]
 

@@ -10,8 +10,9 @@ import os
 import socket
 from typing import Any
 
-from conftest import Client, ServerProcess, create_room, open_client
-from pictomania_support import sample_cards
+from support.client import Client, open_client
+from support.pictomania import sample_cards
+from support.server import ServerProcess, create_room
 
 PM = {"custom_cards": sample_cards(6, levels=(1,)), "custom_mode": "instead",
       "rounds": 1, "levels": [1]}

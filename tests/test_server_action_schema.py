@@ -12,7 +12,9 @@ import pytest
 from atelier.errors import RuleError
 from atelier.games.actions import ActionSchema
 from atelier.games.registry import GAME_NAMES, get_game
-from conftest import SECRETS, Client, ServerProcess, seated_room
+from support.client import Client, seated_room
+from support.secrets_game import SECRETS
+from support.server import ServerProcess
 
 JUNK = "x" * 15_000
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 from atelier.ink.codec import Begin, Clear, End, Points, encode_batch
-from conftest import Client, ServerProcess, seated_room
+from support.client import Client, seated_room
+from support.server import ServerProcess
 
 CARDS = [{"id": f"blank{i}", "level": 1, "words": [f"q{i}{j}x" for j in "abcdefg"]}
          for i in range(6)]

@@ -17,7 +17,8 @@ import httpx
 import websockets
 from PIL import Image
 
-from conftest import Client, ServerProcess, open_client
+from support.client import Client, open_client
+from support.server import ServerProcess
 
 
 def create(srv: ServerProcess) -> tuple[str, str]:

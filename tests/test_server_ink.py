@@ -9,7 +9,8 @@ import httpx
 from atelier.ink.codec import Begin, End, Points, Undo, encode_batch
 from atelier.ink.synth import DEVICES, record
 from atelier.server.limits import INK_FRAMES_BURST
-from conftest import Client, ServerProcess, open_client, seated_room
+from support.client import Client, open_client, seated_room
+from support.server import ServerProcess
 
 
 def stroke(x: int = 100, tool: str = "pen") -> bytes:

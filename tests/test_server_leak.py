@@ -10,7 +10,8 @@ from typing import Any
 import httpx
 
 from atelier.ink.codec import Begin, End, Points, encode_batch
-from conftest import Client, ServerProcess, create_room, open_client
+from support.client import Client, open_client
+from support.server import ServerProcess, create_room
 
 SECRET_KEYS = ("letter", "number")
 CARDS: list[dict[str, Any]] = [

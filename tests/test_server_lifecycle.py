@@ -20,7 +20,8 @@ from atelier.hub import open_hub
 from atelier.ink.synth import DEVICES, record
 from atelier.server.rooms import Rooms
 from atelier.store import InkRow, open_store
-from conftest import Client, ServerProcess, open_client, seated_room, wait_until
+from support.client import Client, open_client, seated_room
+from support.server import ServerProcess, wait_until
 
 SIGPIPE_BIT = 1 << (signal.SIGPIPE - 1)
 

@@ -18,7 +18,8 @@ from PIL import Image
 from atelier.ink.animate import MAX_BYTES, MAX_FRAMES, MAX_SIZE
 from atelier.ink.codec import Begin, End, Points, encode_batch
 from atelier.server.marks import replay_ms
-from conftest import Client, ServerProcess, seated_room
+from support.client import Client, seated_room
+from support.server import ServerProcess
 from test_server_leak import CARDS
 
 

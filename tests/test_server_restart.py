@@ -9,7 +9,8 @@ import time
 from collections.abc import Callable
 
 from atelier.ink.synth import DEVICES, record
-from conftest import Client, ServerProcess, open_client, seated_room, wait_until
+from support.client import Client, open_client, seated_room
+from support.server import ServerProcess, wait_until
 
 
 def stored_ink(db: str, code: str) -> int:
@@ -69,7 +70,7 @@ async def test_clean_restart_keeps_lobby_and_tokens(
     server_factory: Callable[..., ServerProcess], clients: list[Client]
 ) -> None:
     srv = server_factory()
-    from conftest import create_room
+    from support.server import create_room
 
     code = create_room(srv.http, settings={"seconds": 7})
     ann = await open_client(clients, srv, code)

@@ -10,7 +10,8 @@ from typing import Any
 import httpx
 
 from atelier.ink.synth import DEVICES, record
-from conftest import Client, ServerProcess, create_room, open_client, seated_room, wait_until
+from support.client import Client, open_client, seated_room
+from support.server import ServerProcess, create_room, wait_until
 
 
 def health(srv: ServerProcess) -> dict[str, Any]:

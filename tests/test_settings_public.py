@@ -6,7 +6,7 @@ from __future__ import annotations
 import httpx
 
 from atelier.games.registry import GAME_NAMES, get_game
-from conftest import ServerProcess, create_room
+from support.server import ServerProcess, create_room
 
 
 def test_every_game_keeps_its_setting_names_and_hides_only_secrets() -> None:
