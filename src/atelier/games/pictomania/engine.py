@@ -23,7 +23,7 @@ NUMBERS = tuple(range(1, 8))
 
 
 def new(
-    raw_settings: Mapping[str, Any], names: Sequence[str], seed: int, dealt: Sequence[str] = ()
+    settings: Mapping[str, Any], names: Sequence[str], seed: int, dealt: Sequence[str] = ()
 ) -> State:
     """A new game; ``dealt``: cards the room's earlier games dealt, drawn again
     only once their level has no other card left."""
@@ -34,7 +34,7 @@ def new(
         min=tokens.MIN_PLAYERS,
         max=tokens.MAX_PLAYERS,
     )
-    s = settings_mod.validate(raw_settings)
+    s = settings_mod.validate(settings)
     black = s["black_token_values"] or list(
         tokens.black_tokens(s["edition"], s["competitive"], players)
     )

@@ -11,7 +11,7 @@ from atelier.content.custom import cards_from_settings, check_confusables
 from atelier.content.decks import LEVELS, WORDS_PER_CARD, Card, pictomania_cards
 from atelier.errors import RuleError
 from atelier.games.settings import Language, SettingsModel, checked, defaults
-from atelier.jsoncheck import is_int
+from atelier.jsoncheck import as_int, as_ints, as_str, is_int
 
 MAX_ROUNDS = 12
 MAX_CUSTOM_CARDS = 500
@@ -80,9 +80,9 @@ def cards_per_round(settings: Mapping[str, Any]) -> int:
     return 6 if settings["edition"] == "first" else 3
 
 
-def validate(raw: Mapping[str, Any]) -> dict[str, Any]:
+def validate(settings: Mapping[str, Any]) -> dict[str, Any]:
     """The complete settings; RuleError("bad_settings", field=...) if any is wrong."""
-    s = checked(Settings, raw)
+    s = checked(Settings, settings)
     out: dict[str, Any] = dict(s)
     first = s["edition"] == "first"
     only_in = {"competitive": not first, "kids": first, "learning_round": not first}
@@ -90,22 +90,23 @@ def validate(raw: Mapping[str, Any]) -> dict[str, Any]:
         if s[flag] and not allowed:
             _bad(flag)
 
-    levels = s["levels"]
-    rounds = s["rounds"]
+    levels = None if s["levels"] is None else as_ints(s["levels"])
+    rounds = None if s["rounds"] is None else as_int(s["rounds"])
     if rounds is None:
         rounds = len(levels) if levels else (5 if first else 4)
         if rounds > MAX_ROUNDS:
             _bad("rounds")
     out["rounds"] = rounds
     if levels is None:
-        levels = default_levels(rounds, s["kids"])
+        levels = default_levels(rounds, bool(s["kids"]))
     if len(levels) != rounds:
         _bad("levels")
-    out["levels"] = list(levels)
+    out["levels"] = levels
     for field in ("player_token_values", "black_token_values"):
         if s[field] is not None:
-            out[field] = sorted(s[field], reverse=True)
-    out["custom_cards"] = _custom_cards(s["custom_cards"], s["language"], s["custom_mode"])
+            out[field] = sorted(as_ints(s[field]), reverse=True)
+    out["custom_cards"] = _custom_cards(s["custom_cards"], as_str(s["language"]),
+                                        as_str(s["custom_mode"]))
 
     needed = rounds * cards_per_round(out)
     if len(card_pool(out)) < needed:
