@@ -10,11 +10,8 @@ from atelier.ink.codec import Begin, End, Points, Undo, encode_batch
 from atelier.ink.synth import DEVICES, record
 from atelier.server.limits import INK_FRAMES_BURST
 from support.client import Client, open_client, seated_room
+from support.ink import stroke
 from support.server import ServerProcess
-
-
-def stroke(x: int = 100, tool: str = "pen") -> bytes:
-    return encode_batch([Begin(tool, 12, x, 200, 0, None), Points((5, 3, 16, 0) * 8), End()])
 
 
 async def test_hidden_ink_reaches_only_its_drawer_until_the_reveal(

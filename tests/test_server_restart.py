@@ -4,21 +4,13 @@ action lost, no ink that was written, timers running again."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import time
 from collections.abc import Callable
 
 from atelier.ink.synth import DEVICES, record
 from support.client import Client, open_client, seated_room
+from support.log import stored_ink
 from support.server import ServerProcess, wait_until
-
-
-def stored_ink(db: str, code: str) -> int:
-    with sqlite3.connect(db) as conn:
-        # a row holds a run of batches (its "batches" column)
-        (n,) = conn.execute("select coalesce(sum(batches), 0) from ink where room = ?",
-                            (code,)).fetchone()
-    return int(n)
 
 
 async def test_kill_9_mid_round(server_factory: Callable[..., ServerProcess],
@@ -40,7 +32,7 @@ async def test_kill_9_mid_round(server_factory: Callable[..., ServerProcess],
     # the first half is on disk (seen in the database itself), the rest in flight
     db = srv.db
     assert db is not None
-    await wait_until(lambda: stored_ink(db, code) >= half)
+    await wait_until(lambda: len(stored_ink(db, code)) >= half)
     for b in batches[half:]:
         await ann.send(b)
         await asyncio.sleep(0.02)

@@ -84,6 +84,10 @@ class Client:
         finally:
             self.pending[:0] = skipped
 
+    async def act(self, **action: Any) -> Any:
+        """A game action: the ack, or the error."""
+        return await self.request({"t": "act", "action": action})
+
     async def join(self, name: str, colour: str) -> dict[str, Any]:
         await self.send({"t": "join", "name": name, "colour": colour})
         msg = await self.expect_any(("joined", "error"), lambda m: True)
