@@ -61,7 +61,8 @@ def test_kids_variant_one_card_and_no_letters() -> None:
     assert len(state.display) == 1
     assert all(s.letter is None for s in state.seats)
     me = seen(GAME, state, 0)["me"]
-    assert me["letter"] is None and me["word"] == state.display[0]["words"][me["number"] - 1]
+    words: Any = state.display[0]["words"]
+    assert me["letter"] is None and me["word"] == words[me["number"] - 1]
 
 
 @pytest.mark.parametrize(
@@ -153,13 +154,13 @@ def test_a_level_without_cards_falls_back_to_a_neighbour() -> None:
 
 def test_cards_never_come_back_in_a_game() -> None:
     state = new(3, edition="first", custom_cards=sample_cards(8))
-    seen: list[str] = []
+    shown: list[str] = []
     while state.phase != "over":
-        seen += [c["id"] for c in state.display]
+        shown += [str(c["id"]) for c in state.display]
         state = act(state, SYSTEM, type="advance")  # deal
         state = act(state, SYSTEM, type="advance")  # stop drawing
         state = act(state, SYSTEM, type="advance")  # scores final
-    assert len(seen) == len(set(seen)) == 30
+    assert len(shown) == len(set(shown)) == 30
 
 
 def test_host_can_deal_without_everyone_ready() -> None:
@@ -372,7 +373,8 @@ def test_a_changed_verdict_needs_everyone_to_confirm_again() -> None:
     for seat in range(3):
         state = act(state, seat, type="confirm")
     assert state.phase == "display" and state.round == 2
-    assert state.history[0]["drawings"][2]["void"] is True and state.history[0]["final"]
+    result: Any = state.history[0]
+    assert result["drawings"][2]["void"] is True and result["final"]
 
 
 def test_totals_and_winners_over_the_game_with_shared_victory() -> None:
