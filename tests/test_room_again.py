@@ -118,7 +118,7 @@ def test_the_room_keeps_each_finished_games_points() -> None:
     log.join()
     log.start()
     log.play_out()
-    first = log.room.played
+    first: Any = log.room.played
     assert len(first) == 1
     totals = PICTOMANIA.final_scores(log.room.state)
     assert [p["score"] for p in first[0]["players"]] == totals

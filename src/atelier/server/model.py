@@ -12,7 +12,7 @@ import hashlib
 import hmac
 import random
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -67,7 +67,7 @@ class Player:
 class RoomModel:
     code: str
     game: Game[Any]
-    settings: dict[str, Any]
+    settings: dict[str, JSON]
     seed: int
     language: str
     created: float
@@ -87,7 +87,7 @@ class RoomModel:
     # Players gone during the current game (left or removed): their seats stay.
     gone: dict[str, Player] = field(default_factory=dict)
     # Every finished game in this room, for the running totals (see _record_result).
-    played: list[dict[str, Any]] = field(default_factory=list)
+    played: list[dict[str, JSON]] = field(default_factory=list)
     # What the room's games have dealt (opaque ids): the next game avoids them.
     dealt: list[str] = field(default_factory=list)
     # views.drawing_key's answer and the seq it was worked out at
@@ -410,7 +410,8 @@ def decide_rename(room: RoomModel, player_id: str | None, name: str) -> Event:
     return events.Renamed(player=player_id, name=name).as_event()
 
 
-def decide_settings(room: RoomModel, player_id: str | None, changes: dict[str, Any]) -> Event:
+def decide_settings(room: RoomModel, player_id: str | None,
+                    changes: Mapping[str, JSON]) -> Event:
     _require_host(room, player_id)
     _require_lobby(room)
     seats = max(len(room.players), room.game.min_seats)
@@ -480,7 +481,7 @@ def decide_again(room: RoomModel, player_id: str | None) -> Event:
 
 
 def decide_action(
-    room: RoomModel, seat: int | None, action: dict[str, Any], now: float
+    room: RoomModel, seat: int | None, action: Mapping[str, JSON], now: float
 ) -> tuple[Event, Any]:
     """The action event and the state it leads to."""
     action = room.game.actions.validate(action)
