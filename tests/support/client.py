@@ -88,8 +88,12 @@ class Client:
         """A game action: the ack, or the error."""
         return await self.request({"t": "act", "action": action})
 
-    async def join(self, name: str, colour: str) -> dict[str, Any]:
-        await self.send({"t": "join", "name": name, "colour": colour})
+    async def join(self, name: str, colour: str, host_key: str | None = None) -> dict[str, Any]:
+        """Sit down: the ``joined`` reply (this client keeps its token and id), or the error."""
+        msg: dict[str, Any] = {"t": "join", "name": name, "colour": colour}
+        if host_key is not None:
+            msg["host_key"] = host_key
+        await self.send(msg)
         msg = await self.expect_any(("joined", "error"), lambda m: True)
         if msg["t"] == "joined":
             self.token = msg["token"]
