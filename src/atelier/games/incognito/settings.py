@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Annotated, Any
 
 from pydantic import Field
@@ -11,7 +11,7 @@ from atelier.content.decks import incognito_content
 from atelier.errors import RuleError, require
 from atelier.games.core import JSON
 from atelier.games.settings import Language, SettingsModel, checked, defaults
-from atelier.jsoncheck import as_int, as_strs
+from atelier.jsoncheck import as_int, as_list, as_strs
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
@@ -45,13 +45,14 @@ def default_settings() -> dict[str, JSON]:
     return defaults(Settings)
 
 
-def _clean_items(value: Any, field: str) -> list[str]:
+def _clean_items(value: JSON, field: str) -> list[str]:
     """Custom word or location list: stripped, non-empty, duplicates (any case) dropped,
     so that no word repeats within a game."""
     seen: set[str] = set()
     items: list[str] = []
-    for raw in value:
-        require(isinstance(raw, str), "bad_settings", field=field)
+    for raw in as_list(value):
+        if not isinstance(raw, str):
+            raise RuleError("bad_settings", field=field)
         text = " ".join(raw.split())
         require(0 < len(text) <= MAX_ITEM_LENGTH, "bad_settings", field=field)
         if text.casefold() not in seen:
@@ -101,7 +102,7 @@ def pools(settings: Mapping[str, JSON]) -> tuple[list[str], list[str]]:
     return words, locations
 
 
-def _unique(texts: Any) -> list[str]:
+def _unique(texts: Iterable[str]) -> list[str]:
     seen: set[str] = set()
     out: list[str] = []
     for text in texts:

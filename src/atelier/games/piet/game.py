@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -59,9 +59,10 @@ class RecordSettingError(RuleError):
                          reason=self.inner.message(lang))
 
 
-def read_record_setting(text: Any) -> Replayed:
+def read_record_setting(text: JSON) -> Replayed:
     """The ``record`` setting read and replayed; RuleError if it cannot start a game."""
-    require(isinstance(text, str), "bad_settings", field="record")
+    if not isinstance(text, str):
+        raise RuleError("bad_settings", field="record")
     require(len(text) <= MAX_RECORD_CHARS, "piet.record_too_long", max=MAX_RECORD_CHARS)
     try:
         replayed = read_record(text)
