@@ -47,6 +47,7 @@ COLOUR_HEX: dict[str, str] = {
 COLOURS: tuple[str, ...] = tuple(COLOUR_HEX)
 NAME_MAX = 20
 
+
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
