@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,8 +19,6 @@ pytestmark = [
     pytest.mark.skipif(not os.path.exists("/usr/bin/chromium"), reason="needs Debian's chromium"),
 ]
 
-ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "artifacts"
 TIMEOUT_MS = 15_000
 DESKTOP = {"width": 1280, "height": 820}
 PHONE = {"width": 390, "height": 844}
