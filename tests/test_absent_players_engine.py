@@ -13,21 +13,8 @@ from atelier.games.core import SYSTEM
 from atelier.games.incognito import GAME as INCOGNITO
 from atelier.games.incognito import State as IgState
 from atelier.games.pictomania import GAME as PICTOMANIA
-from atelier.games.pictomania.state import State as PmState
-from pictomania_support import deal, new, number_of, started
-
-
-def act(state: PmState, who: int, /, **action: Any) -> PmState:
-    return PICTOMANIA.apply(state, who, action, 0.0)
-
-
-def pm_refused(code: str, state: PmState, who: int, /, **action: Any) -> None:
-    before = PICTOMANIA.dump(state)
-    with pytest.raises(RuleError) as err:
-        act(state, who, **action)
-    assert err.value.code == code
-    assert PICTOMANIA.dump(state) == before
-
+from support.pictomania import act, deal, new, number_of, refused, started
+from support.views import seen
 
 # --- Pictomania: going on without absent players ---------------------------------
 
@@ -37,20 +24,20 @@ def test_pm_skip_ends_the_round_when_only_absent_players_draw() -> None:
     for seat in (0, 1):
         state = act(state, seat, type="black")
     # Seat 2 is here and still drawing: going on is refused, naming them.
-    pm_refused("still_waiting", state, SYSTEM, type="skip", seats=[3])
+    refused("still_waiting", state, SYSTEM, type="skip", seats=[3])
     state = act(state, 2, type="done")
     before = [s.stack for s in state.seats]
     state = act(state, SYSTEM, type="skip", seats=[3])
     assert state.phase == "review" and state.ended_by == "finished"
     # The absent player's drawing stays as it is and they took no black token.
     assert state.seats[3].black is None and [s.stack for s in state.seats] == before
-    assert PICTOMANIA.view(state, 0)["round_result"]["players"][3]["black_token"] is None
+    assert seen(PICTOMANIA, state, 0)["round_result"]["players"][3]["black_token"] is None
 
 
 def test_pm_skip_deals_when_only_absent_players_are_not_ready() -> None:
     state = new(3)
     state = act(state, 0, type="ready")
-    pm_refused("still_waiting", state, SYSTEM, type="skip", seats=[2])
+    refused("still_waiting", state, SYSTEM, type="skip", seats=[2])
     state = act(state, 1, type="ready")
     state = act(state, SYSTEM, type="skip", seats=[2])
     assert state.phase == "drawing"
@@ -68,9 +55,9 @@ def test_pm_skip_confirms_the_scores_for_absent_players() -> None:
 
 def test_pm_skip_is_for_the_host_only_and_well_formed() -> None:
     state = started(3)
-    pm_refused("bad_action", state, 0, type="skip", seats=[1])
+    refused("bad_action", state, 0, type="skip", seats=[1])
     for bad in ([], [5], [1, 1], "1", [True]):
-        pm_refused("bad_action", state, SYSTEM, type="skip", seats=bad)
+        refused("bad_action", state, SYSTEM, type="skip", seats=bad)
 
 
 # --- Pictomania: removing a player ---------------------------------------------------
@@ -85,11 +72,11 @@ def test_pm_a_removed_player_keeps_their_drawing_and_guesses_in_the_round() -> N
     assert state.seats[3].finished and not PICTOMANIA.may_draw(state, 3)
     # Others may still guess on the drawing that stays.
     state = act(state, 2, type="guess", target=3, number=number_of(state, 3))
-    pm_refused("player_removed", state, 3, type="guess", target=1, number=1)
+    refused("player_removed", state, 3, type="guess", target=1, number=1)
     for seat in (0, 1, 2):
         state = act(state, seat, type="done")
     assert state.phase == "review"
-    result = PICTOMANIA.view(state, None)["round_result"]
+    result = seen(PICTOMANIA, state, None)["round_result"]
     # Their right guess on seat 0 scored; their drawing was found by 1 and 2.
     assert result["players"][3]["tokens_received"][0]["from"] == 0
     assert [g["by"] for g in result["drawings"][3]["guesses"]] == [1, 2]
@@ -107,9 +94,9 @@ def test_pm_a_removed_player_is_out_of_later_rounds() -> None:
         state = act(state, seat, type="ready")
     assert state.phase == "drawing"
     assert state.seats[2].out and state.seats[2].finished
-    pm_refused("player_removed", state, 0, type="guess", target=2, number=1)
-    pm_refused("player_removed", state, 2, type="done")
-    view = PICTOMANIA.view(state, 0)
+    refused("player_removed", state, 0, type="guess", target=2, number=1)
+    refused("player_removed", state, 2, type="done")
+    view = seen(PICTOMANIA, state, 0)
     assert view["players"][2]["removed"] and view["players"][2]["out"]
     for seat in (0, 1, 3):
         state = act(state, seat, type="done")
@@ -126,11 +113,11 @@ def test_pm_removing_ends_a_phase_it_was_waiting_on() -> None:
 
 def test_pm_removal_refusals() -> None:
     state = started(3)
-    pm_refused("bad_action", state, 1, type="remove", seat=2)
-    pm_refused("bad_target", state, SYSTEM, type="remove", seat=7)
+    refused("bad_action", state, 1, type="remove", seat=2)
+    refused("bad_target", state, SYSTEM, type="remove", seat=7)
     state = act(state, SYSTEM, type="remove", seat=2)
-    pm_refused("player_removed", state, SYSTEM, type="remove", seat=2)
-    pm_refused("too_few_left", state, SYSTEM, type="remove", seat=1)
+    refused("player_removed", state, SYSTEM, type="remove", seat=2)
+    refused("too_few_left", state, SYSTEM, type="remove", seat=1)
 
 
 def test_pm_removal_survives_dump_and_load() -> None:
@@ -191,7 +178,8 @@ def test_ig_a_removed_player_neither_draws_nor_votes_from_then_on() -> None:
     state = ig_start(4, rounds=2)
     state = ig(state, 3, "done_drawing")
     state = ig(state, SYSTEM, "remove", 2.0, seat=3)
-    assert INCOGNITO.view(state, None)["players"][3]["removed"]
+    view: Any = seen(INCOGNITO, state, None)
+    assert view["players"][3]["removed"]
     ig_refused("player_removed", state, 3, "confirm")
     # three of four are done: the rules' countdown would run; removal leaves two
     for seat in (0, 1):
@@ -202,7 +190,8 @@ def test_ig_a_removed_player_neither_draws_nor_votes_from_then_on() -> None:
         state = ig(state, seat, "done_voting")
     assert state.phase == "scored" and state.confirmed[3]
     # The removed drawing was scored with the rest.
-    assert len(state.results[0]["drawings"]) == 4
+    drawings: Any = state.results[0]["drawings"]
+    assert len(drawings) == 4
     for seat in (0, 1, 2):
         state = ig(state, seat, "confirm")
     assert state.phase == "drawing" and state.done_drawing == [False, False, False, True]

@@ -21,7 +21,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from conftest import ROOT, free_port
+from support.server import ROOT, free_port
 
 SUITE = "autobahntestsuite==25.10.1"
 CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "atelier-autobahn"

@@ -12,8 +12,9 @@ from typing import Any
 import httpx
 import pytest
 
-from browser_helpers import CHROMIUM, join, new_player
-from conftest import Client, ServerProcess, create_room, open_client
+from support.browser import CHROMIUM, join, new_player
+from support.client import Client, open_client
+from support.server import ServerProcess, create_room
 
 pytestmark = [
     pytest.mark.browser,

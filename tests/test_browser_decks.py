@@ -12,7 +12,7 @@ import pytest
 
 from atelier.content.custom import parse_deck
 from atelier.i18n import translate
-from browser_helpers import CHROMIUM, join, new_player
+from support.browser import CHROMIUM, join, new_player
 
 pytestmark = [
     pytest.mark.browser,

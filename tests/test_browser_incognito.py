@@ -7,29 +7,21 @@ from __future__ import annotations
 
 import os
 import re
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from browser_helpers import server_view
-from conftest import ServerProcess
+from support.browser import server_view, shot
+from support.server import ServerProcess
 
 pytestmark = [
     pytest.mark.browser,
     pytest.mark.skipif(not os.path.exists("/usr/bin/chromium"), reason="needs Debian's chromium"),
 ]
 
-ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "artifacts"
 TIMEOUT_MS = 15_000
 DESKTOP = {"width": 1280, "height": 820}
 PHONE = {"width": 390, "height": 844}
-
-
-def shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"incognito-{name}.png"))
 
 
 def draw(page: Any, seed: int) -> None:
@@ -146,7 +138,7 @@ def test_three_players_play_a_whole_game(browser: Any, module_server: ServerProc
             page.get_by_test_id("join-submit").click()
             page.get_by_test_id("wait-host").wait_for()
         ann.get_by_text("Cy").first.wait_for()
-        shot(ann, "lobby")
+        shot(ann, "incognito-lobby")
         ann.get_by_test_id("start-game").click()
 
         for rnd in (1, 2):
@@ -163,8 +155,8 @@ def test_three_players_play_a_whole_game(browser: Any, module_server: ServerProc
                 assert all(words[j] not in text for j in words if j != i)
                 draw(page, i)
             if rnd == 1:
-                shot(ann, "drawing-desktop")
-                shot(cy, "drawing-phone")
+                shot(ann, "incognito-drawing-desktop")
+                shot(cy, "incognito-drawing-phone")
                 assert cy.get_by_test_id("ig-done-drawing").inner_text() == "Fertig gezeichnet"
                 # a reload gives Bob his seat, his word and his drawing back
                 before = canvas_pixels(bob, "[data-testid=ig-canvas]")
@@ -180,7 +172,7 @@ def test_three_players_play_a_whole_game(browser: Any, module_server: ServerProc
                 assert watcher.get_by_test_id("ig-player").count() == 3
                 assert watcher.get_by_test_id("ig-secret").count() == 0
                 assert watcher.locator("canvas").count() == 0
-                shot(watcher, "spectator-drawing")
+                shot(watcher, "incognito-spectator-drawing")
             for page in pages:
                 page.get_by_test_id("ig-done-drawing").click()
 
@@ -207,12 +199,12 @@ def test_three_players_play_a_whole_game(browser: Any, module_server: ServerProc
             vote(cy, 1)
             if rnd == 1:
                 vote(ann, 1)
-                shot(ann, "voting-desktop")
+                shot(ann, "incognito-voting-desktop")
                 vote(bob)
                 vote(ann)
                 vote(cy)
             else:
-                shot(cy, "voting-phone")
+                shot(cy, "incognito-voting-phone")
                 cy.get_by_test_id("ig-done-voting").click()
                 cy.get_by_test_id("ig-waiting").wait_for()
                 vote(ann)
@@ -235,8 +227,8 @@ def test_three_players_play_a_whole_game(browser: Any, module_server: ServerProc
                     assert card.get_by_test_id("ig-vote").count() == 2
             assert {words[i] for i in range(3)} == {d["word"] for d in result["drawings"]}
             if rnd == 1:
-                shot(bob, "reveal-desktop")
-                shot(cy, "reveal-phone")
+                shot(bob, "incognito-reveal-desktop")
+                shot(cy, "incognito-reveal-phone")
                 bob.get_by_test_id("ig-confirm").click()
                 cy.get_by_test_id("ig-confirm").click()
                 ann.get_by_test_id("ig-host-next").click()
@@ -257,9 +249,9 @@ def test_three_players_play_a_whole_game(browser: Any, module_server: ServerProc
             """() => [...document.querySelectorAll("[data-testid=ig-gallery-item] img")]
                  .every((img) => img.complete && img.naturalWidth > 0)""")
         ann.get_by_test_id("ig-gallery").scroll_into_view_if_needed()
-        shot(ann, "gallery-desktop")
+        shot(ann, "incognito-gallery-desktop")
         cy.get_by_test_id("ig-winners").scroll_into_view_if_needed()
-        shot(cy, "final-phone")
+        shot(cy, "incognito-final-phone")
         # Any drawing of the gallery plays back as it was drawn.
         ann.get_by_test_id("ig-gallery-item").first.get_by_test_id("replay-open").click()
         ann.wait_for_selector("[data-testid=replay][data-loaded=true]")
@@ -268,7 +260,7 @@ def test_three_players_play_a_whole_game(browser: Any, module_server: ServerProc
         assert errors == []
     except Exception:
         for i, page in enumerate(pages):
-            shot(page, f"failed-{i}")
+            shot(page, f"incognito-failed-{i}")
         raise
     finally:
         for ctx in contexts:

@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import CHROMIUM, join, new_player
-from conftest import ServerProcess, create_room
+from support.browser import CHROMIUM, join, new_player
+from support.server import ServerProcess, create_room
 
 pytestmark = [
     pytest.mark.browser,

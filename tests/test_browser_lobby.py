@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from atelier.i18n import translate
-from browser_helpers import CHROMIUM, join, new_player, set_setting
+from support.browser import CHROMIUM, join, new_player, set_setting
 
 pytestmark = [
     pytest.mark.browser,

@@ -4,16 +4,15 @@ goes on without them. Lean: Pictomania's fewest players, one round."""
 
 from __future__ import annotations
 
-import json
 import os
-import sqlite3
 from typing import Any
 
 import pytest
 
-from browser_helpers import ARTIFACTS, CHROMIUM, Player, join, new_player
-from conftest import create_room
-from ws_players import WsPlayer, phase_is
+from support.browser import CHROMIUM, Player, join, new_player, shot
+from support.log import logged_events
+from support.server import create_room
+from support.ws_players import WsPlayer, phase_is
 
 pytestmark = [
     pytest.mark.browser,
@@ -34,20 +33,10 @@ def table(browser: Any, server: Any) -> tuple[str, list[Player]]:
     return code, players
 
 
-def shot(player: Player, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    player.page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
-
-
 def dealt_cards(db: str, code: str) -> list[set[str]]:
     """The cards on display at each game's start, from the server's log."""
-    con = sqlite3.connect(db)
-    try:
-        rows = con.execute("SELECT data FROM events WHERE room = ? AND kind = 'started' "
-                           "ORDER BY seq", (code,)).fetchall()
-    finally:
-        con.close()
-    return [{c["id"] for c in json.loads(data)["initial"]["display"]} for (data,) in rows]
+    return [{c["id"] for c in row.data["initial"]["display"]}
+            for row in logged_events(db, code, "started")]
 
 
 def host_plays_out(host: Player, players: list[Player]) -> None:
@@ -88,7 +77,7 @@ def test_play_again_two_games_in_one_room(browser: Any, server: Any) -> None:
             assert p.page.locator("[data-testid=room-total-row]").count() == 3
         assert "2" in clara.page.inner_text("[data-testid=games-played]")
         bohdan.page.locator("[data-testid=room-again]").scroll_into_view_if_needed()
-        shot(bohdan, "party-again-phone")
+        shot(bohdan.page, "party-again-phone")
         first, second = dealt_cards(server.db, code)
         assert len(first) == 3 and first.isdisjoint(second)
         for p in players:
@@ -119,8 +108,8 @@ def test_the_host_goes_on_without_an_absent_player(browser: Any, server: Any) ->
         bohdan.click("done")
         anna.wait("go-on")
         assert bohdan.page.locator("[data-testid=go-on]").count() == 0  # host only
-        shot(bohdan, "party-away-phone")
-        shot(anna, "party-go-on-desktop")
+        shot(bohdan.page, "party-away-phone")
+        shot(anna.page, "party-go-on-desktop")
         anna.click("go-on")
         for p in (anna, bohdan):
             p.wait("pm-review")
@@ -208,7 +197,7 @@ def test_a_player_taken_out_of_the_game_is_told_so(browser: Any, server: Any) ->
         assert bohdan.page.locator("[data-testid=my-canvas]").count() == 0  # he watches
         bohdan.page.reload()  # and again: still said
         bohdan.wait("taken-out")
-        shot(bohdan, "party-taken-out-phone")
+        shot(bohdan.page, "party-taken-out-phone")
 
         # Clara is watching her screen when it happens.
         clara.wait("my-canvas")

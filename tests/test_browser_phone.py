@@ -20,8 +20,8 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from browser_helpers import ARTIFACTS, CHROMIUM, words_problems
-from conftest import ServerProcess
+from support.browser import ARTIFACTS, CHROMIUM, join_page, tid, words_problems
+from support.server import ServerProcess
 
 pytestmark = [
     pytest.mark.browser,
@@ -231,10 +231,6 @@ class Checker:
 # --- fixtures and helpers -------------------------------------------------------------
 
 
-def tid(name: str) -> str:
-    return f"[data-testid={name}]"
-
-
 def new_phone(browser: Browser, lang: str, errors: list[str]) -> Page:
     # Reduced motion: each screen is checked as it stands, not halfway through a flip.
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
@@ -257,16 +253,6 @@ def make_room(srv: ServerProcess, game: str, settings: dict[str, Any], lang: str
     host.evaluate("([c, k]) => localStorage.setItem(`atelier.hostkey.${c}`, k)",
                   [body["code"], body["host_key"]])
     return str(body["code"])
-
-
-def join(page: Page, srv: ServerProcess, code: str, name: str, colour: str) -> None:
-    if not page.url.endswith(f"/r/{code}"):
-        page.goto(f"{srv.http}/r/{code}")
-    page.wait_for_selector(tid("lobby-join"))
-    page.fill(tid("join-name"), name)
-    page.click(tid(f"colour-{colour}"))
-    page.click(tid("join-submit"))
-    page.wait_for_selector(tid("leave"))
 
 
 def scribble(page: Page, selector: str) -> None:
@@ -330,9 +316,9 @@ def pictomania(srv: ServerProcess, pages: list[Page], watcher: Page, lang: str,
         if first and i == 1:
             check.check(page, "join")
     # A friend sits down before the creator: the creator is host all the same.
-    join(b, srv, code, names[1], COLOURS[1])
-    join(c, srv, code, names[2], COLOURS[2])
-    join(host, srv, code, names[0], COLOURS[0])
+    join_page(b, f"{srv.http}/r/{code}", names[1], COLOURS[1])
+    join_page(c, f"{srv.http}/r/{code}", names[2], COLOURS[2])
+    join_page(host, f"{srv.http}/r/{code}", names[0], COLOURS[0])
     host.wait_for_selector(tid("start-game"))
     if first:
         check.check(host, "lobby-host")
@@ -429,7 +415,7 @@ def incognito(srv: ServerProcess, pages: list[Page], watcher: Page, lang: str,
                 **long_incognito(lang)}
     code = make_room(srv, "incognito", settings, lang, host)
     for page, name, colour in zip(pages, names, COLOURS, strict=True):
-        join(page, srv, code, name, colour)
+        join_page(page, f"{srv.http}/r/{code}", name, colour)
     watcher.goto(f"{srv.http}/r/{code}")
     start_game(host, tid("ig-drawing"))  # the watcher's arrival may redraw the lobby
     for rnd in (1, 2):
@@ -472,7 +458,7 @@ def incognito(srv: ServerProcess, pages: list[Page], watcher: Page, lang: str,
 def piet(srv: ServerProcess, host: Page, watcher: Page, lang: str, check: Checker) -> None:
     settings = {"opponent": "easy", "record": near_end_piet_record()}
     code = make_room(srv, "piet", settings, lang, host)
-    join(host, srv, code, NAMES[lang][0], COLOURS[0])
+    join_page(host, f"{srv.http}/r/{code}", NAMES[lang][0], COLOURS[0])
     host.wait_for_selector(tid("start-game"))
     check.check(host, "piet-lobby")
     watcher.goto(f"{srv.http}/r/{code}")
@@ -509,7 +495,7 @@ def piet(srv: ServerProcess, host: Page, watcher: Page, lang: str, check: Checke
     # An empty palette first (master rule 1), the human placing first: its free
     # cells are buttons that show their names, which must be readable.
     code = make_room(srv, "piet", {"opponent": "easy", "setup": "empty"}, lang, host)
-    join(host, srv, code, NAMES[lang][0], COLOURS[0])
+    join_page(host, f"{srv.http}/r/{code}", NAMES[lang][0], COLOURS[0])
     start_game(host, f"{tid('piet')}[data-phase=filling]")
     host.wait_for_selector(f"{tid('piet-palette')} .piet-cell.fillable:not([disabled])")
     check.check(host, "piet-filling")
@@ -603,13 +589,13 @@ def test_start_page_keys_time_limit_and_host(browser: Browser,
         # Before sitting, the creator is told to sit down to be host, not to wait for one.
         assert creator.locator(tid("host-decides")).inner_text() != ""
 
-        join(friend, module_server, code, "Freundin", "blue")
+        join_page(friend, f"{module_server.http}/r/{code}", "Freundin", "blue")
         # The creator is in the room, not seated yet: the friend who sat down
         # first is no host, and gets no Start button.
         friend.wait_for_selector(tid("wait-host"))
         assert friend.locator(tid("start-game")).count() == 0
         assert httpx.get(f"{module_server.http}/api/rooms/{code}").json()["host"] is None
-        join(creator, module_server, code, "Gastgeberin", "red")
+        join_page(creator, f"{module_server.http}/r/{code}", "Gastgeberin", "red")
         creator.wait_for_selector(tid("start-game"))
         friend.wait_for_selector(tid("wait-host"))
         assert friend.locator(tid("start-game")).count() == 0

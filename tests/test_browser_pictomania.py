@@ -11,8 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from browser_helpers import (
-    ARTIFACTS,
+from support.browser import (
     CHROMIUM,
     INKED_JS,
     Player,
@@ -26,6 +25,7 @@ from browser_helpers import (
     seat_of,
     secret,
     set_setting,
+    shot,
     wait_ink,
 )
 
@@ -35,11 +35,6 @@ pytestmark = [
 ]
 
 ROUNDS = 2
-
-
-def shot(player: Player, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    player.page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
 def wrong_number(target: int, spent: set[int]) -> int:
@@ -81,8 +76,8 @@ def play_round(players: list[Player], edition: str, round_no: int, tag: str) -> 
         assert has_ink(p.page, "[data-testid=my-canvas]")
 
     if round_no == 1:
-        shot(a, f"round-desktop-{tag}")
-        shot(b, f"round-phone-{tag}")
+        shot(a.page, f"round-desktop-{tag}")
+        shot(b.page, f"round-phone-{tag}")
         sizes = no_overflow(b.page)
         assert sizes["scrollW"] <= sizes["vw"] and sizes["scrollH"] <= sizes["vh"], sizes
         assert sizes["outside"] == [] and sizes["surfaces"] == 3, sizes
@@ -130,7 +125,7 @@ def reveal_and_confirm(players: list[Player], tag: str, round_no: int) -> None:
     host = players[0]
     host.page.wait_for_selector("[data-testid=stack-word]")
     if round_no == 1:
-        shot(host, f"reveal-{tag}")
+        shot(host.page, f"reveal-{tag}")
     for p in players:
         if p.page.locator("[data-testid=reveal-skip]").is_visible():
             p.click("reveal-skip")
@@ -138,7 +133,7 @@ def reveal_and_confirm(players: list[Player], tag: str, round_no: int) -> None:
         assert p.page.locator("[data-testid=score-row]").count() == 3
     if round_no == 1:
         host.page.locator("[data-testid=summary]").scroll_into_view_if_needed()
-        shot(host, f"scores-{tag}")
+        shot(host.page, f"scores-{tag}")
     for p in players:
         p.click("confirm")
 
@@ -167,7 +162,7 @@ def test_three_browsers_play_a_whole_game(browser: Any, server: Any, edition: st
             "n => document.querySelector('[data-testid=setting-rounds]')?.innerText === n",
             arg=str(ROUNDS))
         assert "Spieler (3)" in b.page.inner_text("[data-testid=lobby]")
-        shot(a, f"lobby-{edition}")
+        shot(a.page, f"lobby-{edition}")
         a.click("start-game")
 
         for round_no in range(1, ROUNDS + 1):
@@ -194,7 +189,7 @@ def test_three_browsers_play_a_whole_game(browser: Any, server: Any, edition: st
             "() => [...document.querySelectorAll('[data-testid=gallery-item] img')]"
             ".every(i => i.complete && i.naturalWidth > 0)"
         )
-        shot(a, f"gallery-{edition}")
+        shot(a.page, f"gallery-{edition}")
         for p in players:
             assert p.errors == [], p.errors
     finally:

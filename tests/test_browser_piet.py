@@ -16,8 +16,8 @@ from typing import Any
 import httpx
 import pytest
 
-from browser_helpers import server_view
-from conftest import ServerProcess
+from support.browser import join_page, server_view, tid
+from support.server import ServerProcess, create_room
 
 pytestmark = [
     pytest.mark.browser,
@@ -42,17 +42,6 @@ def page(browser: Any) -> Iterator[Any]:
     assert errors == [], errors
 
 
-def create_room(srv: ServerProcess, settings: dict[str, Any]) -> str:
-    r = httpx.post(srv.http + "/api/rooms", json={"game": "piet", "settings": settings})
-    assert r.status_code == 201, r.text
-    code: str = r.json()["code"]
-    return code
-
-
-def tid(name: str) -> str:
-    return f"[data-testid={name}]"
-
-
 def data(page: Any, key: str) -> str:
     value: str = page.get_attribute(tid("piet"), f"data-{key}") or ""
     return value
@@ -60,13 +49,6 @@ def data(page: Any, key: str) -> str:
 
 def cell_classes(page: Any, board: str, cell: str) -> str:
     return page.get_attribute(tid(f"{board}-{cell}"), "class") or ""
-
-
-def join(page: Any, url: str, name: str) -> None:
-    page.goto(url)
-    page.fill(tid("join-name"), name)
-    page.click(tid("join-submit"))
-    page.wait_for_selector(tid("leave"))
 
 
 def wait_for_turn(page: Any, moves_before: int) -> None:
@@ -103,7 +85,7 @@ def test_complete_game_against_the_computer(module_server: ServerProcess, page: 
     code = page.url.rstrip("/").rsplit("/", 1)[1]
     summary = httpx.get(f"{module_server.http}/api/rooms/{code}").json()
     assert summary["settings"]["opponent"] == "easy"
-    join(page, page.url, "Ann")
+    join_page(page, page.url, "Ann")
     page.click(tid("start-game"))
     page.wait_for_selector(tid("piet-palette"))
     assert data(page, "actor") == "0"
@@ -163,9 +145,9 @@ def test_complete_game_against_the_computer(module_server: ServerProcess, page: 
 
 def test_two_players_on_one_device(module_server: ServerProcess, page: Any,
                                    tmp_path: Path) -> None:
-    code = create_room(module_server, {})
+    code = create_room(module_server.http, "piet", {})
     url = f"{module_server.http}/r/{code}"
-    join(page, url, "Ann")
+    join_page(page, url, "Ann")
 
     # In the lobby the host loads a record; a broken one is refused with its line.
     broken = tmp_path / "broken.txt"
@@ -237,7 +219,7 @@ def test_two_players_on_one_device(module_server: ServerProcess, page: Any,
 
 
 def test_two_friends_through_the_link(module_server: ServerProcess, browser: Any) -> None:
-    code = create_room(module_server, {})
+    code = create_room(module_server.http, "piet", {})
     url = f"{module_server.http}/r/{code}"
     ann = browser.new_context(viewport={"width": 1280, "height": 860})
     bob = browser.new_context(viewport={"width": 360, "height": 740}, is_mobile=True,
@@ -246,8 +228,8 @@ def test_two_friends_through_the_link(module_server: ServerProcess, browser: Any
         a, b = ann.new_page(), bob.new_page()
         for pg in (a, b):
             pg.set_default_timeout(TIMEOUT_MS)
-        join(a, url, "Ann")
-        join(b, url, "Bob")
+        join_page(a, url, "Ann")
+        join_page(b, url, "Bob")
         a.click(tid("start-game"))
         for pg in (a, b):
             pg.wait_for_selector(tid("piet-palette"))
@@ -276,8 +258,8 @@ def test_two_friends_through_the_link(module_server: ServerProcess, browser: Any
 
 
 def test_the_computer_can_start(module_server: ServerProcess, page: Any) -> None:
-    code = create_room(module_server, {"opponent": "medium", "computer_seat": 0})
-    join(page, f"{module_server.http}/r/{code}", "Ann")
+    code = create_room(module_server.http, "piet", {"opponent": "medium", "computer_seat": 0})
+    join_page(page, f"{module_server.http}/r/{code}", "Ann")
     page.click(tid("start-game"))
     wait_for_turn(page, 0)
     assert data(page, "actor") == "1"
@@ -287,8 +269,8 @@ def test_the_computer_can_start(module_server: ServerProcess, page: Any) -> None
 
 def test_a_new_room_from_a_record_during_a_game(module_server: ServerProcess, page: Any,
                                                 tmp_path: Path) -> None:
-    code = create_room(module_server, {"opponent": "easy"})
-    join(page, f"{module_server.http}/r/{code}", "Ann")
+    code = create_room(module_server.http, "piet", {"opponent": "easy"})
+    join_page(page, f"{module_server.http}/r/{code}", "Ann")
     page.click(tid("start-game"))
     page.wait_for_selector(tid("piet-palette"))
     play_one_move(page, "0")
@@ -315,7 +297,7 @@ def test_a_new_room_from_a_record_during_a_game(module_server: ServerProcess, pa
     new_code = page.url.rstrip("/").rsplit("/", 1)[1]
     summary = httpx.get(f"{module_server.http}/api/rooms/{new_code}").json()
     assert summary["settings"]["opponent"] == "easy"
-    join(page, page.url, "Ann")
+    join_page(page, page.url, "Ann")
     page.click(tid("start-game"))
     # Player 2 (the computer) moves after the record's three moves, then Ann.
     wait_for_turn(page, 3)

@@ -18,8 +18,8 @@ from atelier.games.piet.coach import HINT_BUDGET, puzzles, seed_of
 from atelier.games.piet.notation import Record, format_move, read_record
 from atelier.games.piet.rules import OVER, Move, legal_moves, new_game, play
 from atelier.i18n import catalog
-from browser_helpers import ARTIFACTS, PHONE, server_view
-from conftest import ServerProcess
+from support.browser import ARTIFACTS, PHONE, server_view
+from support.server import ServerProcess
 
 pytestmark = [
     pytest.mark.browser,

@@ -12,7 +12,7 @@ import pytest
 from atelier.content.check import template_fields
 from atelier.content.plurals import flat_text
 from atelier.i18n import LANGUAGES, catalog, plural_category, translate
-from browser_helpers import CHROMIUM
+from support.browser import CHROMIUM
 
 pytestmark = [
     pytest.mark.browser,

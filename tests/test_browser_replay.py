@@ -5,20 +5,20 @@ animated export downloads."""
 
 from __future__ import annotations
 
-import json
 import os
-import sqlite3
 from typing import Any
 
 import httpx
 import pytest
 
 from atelier.server.marks import replay_ms
-from browser_helpers import ARTIFACTS, CHROMIUM, INKED_JS, new_player, words_problems
-from conftest import create_room
+from support.browser import ARTIFACTS, CHROMIUM, INKED_JS, new_player, words_problems
+from support.ink import line_across
+from support.log import logged_events
+from support.server import create_room
+from support.ws_players import WsPlayer, phase_is
 from test_server_leak import CARDS
 from test_server_replays import split
-from ws_players import WsPlayer, phase_is, stroke
 
 pytestmark = [
     pytest.mark.browser,
@@ -27,10 +27,8 @@ pytestmark = [
 
 
 def logged_marks(db: str, code: str, seat: int) -> list[dict[str, Any]]:
-    rows = sqlite3.connect(db).execute(
-        "select data from events where room=? and kind='action' order by seq", (code,)).fetchall()
-    return [d for d in (json.loads(r[0]) for r in rows)
-            if d.get("mark", {}).get("seat") == seat]
+    return [row.data for row in logged_events(db, code, "action")
+            if row.data.get("mark", {}).get("seat") == seat]
 
 
 def play_one_round(server: Any, code: str) -> list[WsPlayer]:
@@ -44,12 +42,12 @@ def play_one_round(server: Any, code: str) -> list[WsPlayer]:
         p.act({"type": "ready"})
     for p in players:
         p.state(phase_is("drawing"))
-    ann.draw(stroke(600, 0))
+    ann.draw(line_across(600, 0))
     bob.act({"type": "guess", "target": 0, "number": 1})
-    ann.draw(stroke(1400, 2500), stroke(2200, 3400))
+    ann.draw(line_across(1400, 2500), line_across(2200, 3400))
     cat.act({"type": "guess", "target": 0, "number": 2})
-    ann.draw(stroke(3000, 5000))
-    bob.draw(stroke(800, 0))
+    ann.draw(line_across(3000, 5000))
+    bob.draw(line_across(800, 0))
     for p in players:
         p.act({"type": "done"})
     return players
@@ -158,10 +156,10 @@ def test_guesses_at_the_same_moment_do_not_cover_each_other(browser: Any, server
             p.act({"type": "ready"})
         for p in players:
             p.state(phase_is("drawing"))
-        ann.draw(stroke(600, 0))
+        ann.draw(line_across(600, 0))
         bob.act({"type": "guess", "target": 0, "number": 1})
         cat.act({"type": "guess", "target": 0, "number": 2})
-        ann.draw(stroke(1400, 2500))
+        ann.draw(line_across(1400, 2500))
         for p in players:
             p.act({"type": "done"})
         page.goto(f"{server.http}/r/{code}")

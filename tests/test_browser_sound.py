@@ -12,10 +12,11 @@ from typing import Any
 
 import pytest
 
-from browser_helpers import CHROMIUM, join, new_player
-from conftest import create_room
+from support.browser import CHROMIUM, join, new_player
+from support.ink import line_across
+from support.server import create_room
+from support.ws_players import WsPlayer, phase_is
 from test_server_leak import CARDS
-from ws_players import WsPlayer, phase_is, stroke
 
 pytestmark = [
     pytest.mark.browser,
@@ -65,7 +66,7 @@ def test_cues_fire_at_their_moments_and_the_switch_is_remembered(
         # Someone guesses on Mia's drawing: she hears that, not who or whether right.
         seat = host.state(phase_is("drawing"))["game"]["players"]
         mia = next(p["seat"] for p in seat if p["name"] == "Mia")
-        host.draw(stroke(900, 0))
+        host.draw(line_across(900, 0))
         assert ("guessed", True) not in cues(me.page)
         host.act({"type": "guess", "target": mia, "number": 1})
         wait_cue(me.page, "guessed", True)

@@ -17,11 +17,11 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page
 
-from browser_helpers import ARTIFACTS, CHROMIUM
-from conftest import ServerProcess
+from support.browser import ARTIFACTS, CHROMIUM, join_page, shot, tid
+from support.server import ServerProcess
+from support.ws_players import WsPlayer
 from test_browser_phone import (
     LOCALES,
-    join,
     long_cards,
     long_incognito,
     make_room,
@@ -30,9 +30,7 @@ from test_browser_phone import (
     scribble,
     start_game,
     tap,
-    tid,
 )
-from ws_players import WsPlayer
 
 pytestmark = [
     pytest.mark.browser,
@@ -167,11 +165,6 @@ def canvas(page: Page) -> list[float]:
     return box
 
 
-def shot(page: Page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"table-{name}.png"))
-
-
 def wait_in_view(page: Page, selector: str, timeout: float = 60_000) -> None:
     """Nobody touches the TV: the element comes into view by itself."""
     page.wait_for_function(IN_VIEW_JS, arg=selector, timeout=timeout)
@@ -282,8 +275,8 @@ def test_the_canvas_comes_first_for_every_role_and_count(
         for game in ("pictomania", "incognito"):
             for count in range(3, 7):
                 code = make_room(module_server, game, drawing_settings(game, lang), lang, host)
-                join(host, module_server, code, names[0], COLOURS[0])
-                join(guest, module_server, code, names[1], COLOURS[1])
+                join_page(host, f"{module_server.http}/r/{code}", names[0], COLOURS[0])
+                join_page(guest, f"{module_server.http}/r/{code}", names[1], COLOURS[1])
                 bots = []
                 for i in range(2, count):
                     bot = WsPlayer(module_server.ws, code)
@@ -296,8 +289,8 @@ def test_the_canvas_comes_first_for_every_role_and_count(
                     found.layout(page, screen)
                     found.words(page, screen)
                 if count == 6:
-                    shot(host, f"{lang}-{game}-6-host")
-                    shot(guest, f"{lang}-{game}-6-guest")
+                    shot(host, f"table-{lang}-{game}-6-host")
+                    shot(guest, f"table-{lang}-{game}-6-guest")
                     away_strip_grows(game, host, guest, bots, found)
                 for bot in bots:
                     bot.close()
@@ -339,17 +332,17 @@ def away_strip_grows(game: str, host: Page, guest: Page, bots: list[WsPlayer],
     sheet = host.locator(tid("host-sheet")).bounding_box()
     assert sheet and sheet["y"] >= 0 and sheet["y"] + sheet["height"] <= 740, sheet
     found.words(host, f"{game}-host-sheet")
-    shot(host, f"{game}-host-sheet")
+    shot(host, f"table-{game}-host-sheet")
     tap(host, tid("host-sheet-close"))
     host.wait_for_selector(tid("host-sheet"), state="detached")
-    shot(host, f"{game}-away")
+    shot(host, f"table-{game}-away")
 
 
 def tv_check(tvs: list[Page], found: Findings, screen: str, drawings: str, texts: str) -> None:
     for page in tvs:
         height = page.viewport_size["height"] if page.viewport_size else 0
         found.tv(page, f"tv{height}-{screen}", drawings, texts)
-        shot(page, f"{found.name}-tv{height}-{screen}")
+        shot(page, f"table-{found.name}-tv{height}-{screen}")
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "uk"])
@@ -380,7 +373,7 @@ def seat_everyone(srv: ServerProcess, game: str, lang: str, phones: list[Page],
         page.goto(f"{srv.http}/r/{code}/tv")
         page.wait_for_selector(tid("tv-lobby"))
     for page, name, colour in zip(phones, NAMES[lang], COLOURS, strict=True):
-        join(page, srv, code, name, colour)
+        join_page(page, f"{srv.http}/r/{code}", name, colour)
     return code
 
 
@@ -413,7 +406,7 @@ def pictomania_round(srv: ServerProcess, phones: list[Page], tvs: list[Page], la
         scribble(page, "[data-testid=my-canvas] .ink-surface")
         found.layout(page, f"pm-drawing-{i}")
         found.words(page, f"pm-drawing-{i}")
-    shot(host, f"{lang}-pm-drawing-host")
+    shot(host, f"table-{lang}-pm-drawing-host")
     tv_check(tvs, found, "pm-drawing", "[data-testid^=tile-]", ".pm-cards .word .text, .tile-name")
 
     # The guess pane and back: the canvas is exactly as it was.
@@ -422,7 +415,7 @@ def pictomania_round(srv: ServerProcess, phones: list[Page], tvs: list[Page], la
     host.wait_for_selector(f"{tid('pm-drawing')}[data-pane=guess]")
     found.words(host, "pm-guess-pane")
     found.layout(host, "pm-guess-pane")
-    shot(host, f"{lang}-pm-guess-pane")
+    shot(host, f"table-{lang}-pm-guess-pane")
     tap(host, tid("pane-toggle"))
     host.wait_for_selector(f"{tid('pm-drawing')}[data-pane=draw]")
     host.wait_for_function(
@@ -444,7 +437,7 @@ def pictomania_round(srv: ServerProcess, phones: list[Page], tvs: list[Page], la
     for i in range(words.count()):  # every word of every card in view at once
         box = words.nth(i).bounding_box()
         assert box and box["y"] >= 0 and box["y"] + box["height"] <= 740, (i, box)
-    shot(host, f"{lang}-pm-focus")
+    shot(host, f"table-{lang}-pm-focus")
     tap(host, f"{tid('focus')} button.word:not([disabled])")
     guest.wait_for_selector(f"{tid('own-stack')}[data-count='1'] .card-back")
     for page in tvs:  # the TV shows the card on the guest's stack too
@@ -489,7 +482,7 @@ def incognito_round(srv: ServerProcess, phones: list[Page], tvs: list[Page], lan
         if i < 2:
             found.layout(page, f"ig-drawing-{i}")
             found.words(page, f"ig-drawing-{i}")
-    shot(host, f"{lang}-ig-drawing-host")
+    shot(host, f"table-{lang}-ig-drawing-host")
     tv_check(tvs, found, "ig-drawing", "[data-testid=ig-player]", ".ig-player-name")
     for page in phones:
         press(page, tid("ig-done-drawing"))

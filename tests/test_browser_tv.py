@@ -14,10 +14,11 @@ from typing import Any
 import httpx
 import pytest
 
-from browser_helpers import ARTIFACTS, CHROMIUM, wait_ink
-from conftest import create_room
+from support.browser import CHROMIUM, shot, wait_ink
+from support.ink import line_across
+from support.server import create_room
+from support.ws_players import WsPlayer, phase_is
 from test_server_leak import CARDS, secret_fields
-from ws_players import WsPlayer, phase_is, stroke
 
 pytestmark = [
     pytest.mark.browser,
@@ -37,11 +38,6 @@ def strings_in(value: Any) -> Iterator[str]:
     elif isinstance(value, list):
         for v in value:
             yield from strings_in(v)
-
-
-def shot(page: Any, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
 def test_tv_through_a_whole_round_sees_only_what_a_spectator_may(
@@ -86,7 +82,7 @@ def test_tv_through_a_whole_round_sees_only_what_a_spectator_may(
         page.wait_for_selector("[data-testid=pm-drawing]")
         mine = [p.state(phase_is("drawing"))["game"]["me"] for p in players]
         for i, p in enumerate(players):
-            p.draw(stroke(700 + 500 * i, 0), stroke(2000 + 300 * i, 600))
+            p.draw(line_across(700 + 500 * i, 0), line_across(2000 + 300 * i, 600))
         for seat in range(3):  # every drawing, live and large
             wait_ink(page, f"[data-testid=tile-{seat}]")
         tile = page.locator("[data-testid=tile-0]").bounding_box()
@@ -184,7 +180,7 @@ def test_tv_in_incognito_sees_no_word_and_no_ink_before_their_time(
         page.wait_for_selector("[data-testid=ig-drawing]")
         words = [p.state(phase_is("drawing"))["game"]["word"] for p in players]
         for i, p in enumerate(players):
-            p.draw(stroke(800 + 400 * i, 0))
+            p.draw(line_across(800 + 400 * i, 0))
         assert page.locator("canvas").count() == 0  # nobody's drawing while drawing
         for p in players:
             p.act({"type": "done_drawing"})

@@ -299,17 +299,19 @@ def test_custom_card_confusable_within_itself_is_refused_in_the_hosts_language()
 
 def test_custom_card_is_checked_against_the_built_in_cards_it_joins() -> None:
     from atelier.content.decks import pictomania_cards
+    from atelier.games.core import JSON
     from atelier.games.pictomania import GAME
 
     builtin = pictomania_cards("en")[1][0].words
     word = next(w for w in builtin if " " not in w and len(w) >= 4)
-    custom = [{"id": "c1", "level": 1, "words": [f"{word} museum", *FILLER]}]
-    raw = {"custom_cards": custom, "custom_mode": "alongside", "language": "en"}
+    card: dict[str, JSON] = {"id": "c1", "level": 1, "words": [f"{word} museum", *FILLER]}
+    raw: dict[str, JSON] = {"custom_cards": [card], "custom_mode": "alongside", "language": "en"}
     with pytest.raises(RuleError) as caught:
         GAME.validate_settings(raw, 3)
     assert caught.value.code == "deck_confusable_builtin"
     assert caught.value.params["other"] == word
     # Instead of the built-in cards, or on another level, it is fine.
-    alone = {"custom_mode": "instead", "edition": "first", "kids": True, "rounds": 1}
+    alone: dict[str, JSON] = {"custom_mode": "instead", "edition": "first", "kids": True,
+                              "rounds": 1}
     GAME.validate_settings({**raw, **alone}, 3)
-    GAME.validate_settings({**raw, "custom_cards": [{**custom[0], "level": 4}]}, 3)
+    GAME.validate_settings({**raw, "custom_cards": [{**card, "level": 4}]}, 3)

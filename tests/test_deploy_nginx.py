@@ -17,7 +17,8 @@ import httpx
 import pytest
 
 from atelier.store import open_store
-from conftest import PG_URL, REDIS_URL, Client, ServerProcess, create_room, free_port, seated_room
+from support.client import Client, seated_room
+from support.server import PG_URL, REDIS_URL, ServerProcess, create_room, free_port
 
 CONF = Path(__file__).resolve().parent.parent / "docs" / "deploy" / "nginx.conf"
 

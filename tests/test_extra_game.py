@@ -12,8 +12,9 @@ from typing import Any
 import httpx
 import pytest
 
-from browser_helpers import CHROMIUM, join, new_player
-from conftest import Client, ServerProcess, seated_room
+from support.browser import CHROMIUM, join, new_player
+from support.client import Client, seated_room
+from support.server import ServerProcess
 
 EXTRA = ("--extra-game", "tally.rules")
 

@@ -9,7 +9,8 @@ from collections.abc import Callable
 
 from atelier.bench.fuzz import Runner
 from atelier.games.registry import GAME_NAMES, get_game
-from conftest import SECRETS, ServerProcess
+from support.secrets_game import SECRETS
+from support.server import ServerProcess
 from tally.rules import GAME as TALLY
 
 

@@ -11,7 +11,7 @@ import pytest
 from atelier.hub import HubMessage
 from atelier.hub.redis_hub import RedisHub
 from atelier.store import open_store
-from conftest import PG_URL, REDIS_URL
+from support.server import PG_URL, REDIS_URL
 
 
 @pytest.mark.redis

@@ -12,15 +12,8 @@ import pytest
 
 from atelier.ink.codec import Begin, End, Points, encode_batch
 from atelier.store import open_store
-from conftest import (
-    PG_URL,
-    REDIS_URL,
-    Client,
-    ServerProcess,
-    create_room,
-    open_client,
-    wait_until,
-)
+from support.client import Client, open_client
+from support.server import PG_URL, REDIS_URL, ServerProcess, create_room, wait_until
 
 
 def _has_id(k: int) -> Callable[[Any], bool]:

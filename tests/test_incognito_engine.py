@@ -8,10 +8,11 @@ from typing import Any
 import pytest
 
 from atelier.errors import RuleError
-from atelier.games.core import SYSTEM
+from atelier.games.core import JSON, SYSTEM
 from atelier.games.incognito import GAME, State
 from atelier.games.incognito.engine import dump
-from log_replay import Replay
+from support.log_replay import Replay
+from support.views import seen
 
 WORDS = [f"word{i:03d}" for i in range(40)]
 LOCATIONS = [f"place{i:03d}" for i in range(40)]
@@ -83,13 +84,13 @@ def test_each_player_gets_a_word_and_a_location_and_nothing_repeats_in_a_game() 
 
 def test_locations_are_public_and_words_secret() -> None:
     state = start(4)
-    me = GAME.view(state, 1)
+    me: Any = seen(GAME, state, 1)
     assert me["word"] == state.word_of(1)
     assert [p["location"] for p in me["players"]] == [state.location_of(s) for s in range(4)]
     text = json.dumps(me)
     for other in (0, 2, 3):
         assert state.word_of(other) not in text
-    spectator = json.dumps(GAME.view(state, None))
+    spectator = json.dumps(seen(GAME, state, None))
     assert all(state.word_of(s) not in spectator for s in range(4))
 
 
@@ -108,7 +109,7 @@ def test_countdown_starts_when_all_but_one_are_done_and_locks_the_last_drawing()
     assert GAME.deadline(state) is None
     state = act(state, 2, "done_drawing", 12.0)
     assert GAME.deadline(state) == 17.0
-    assert GAME.view(state, 3)["deadline"] == 17.0 and GAME.view(state, 3)["clock"] == "countdown"
+    assert seen(GAME, state, 3)["deadline"] == 17.0 and seen(GAME, state, 3)["clock"] == "countdown"
     assert GAME.may_draw(state, 3) and not GAME.may_draw(state, 0)
     refused(state, SYSTEM, "timeout", "timeout_early", 16.9)
     refused(state, 3, "done_drawing", "incognito.time_up", 17.0)
@@ -135,7 +136,7 @@ def test_the_host_can_start_the_countdown_for_a_table_waiting_on_absent_players(
 def test_when_everyone_is_done_voting_starts_at_once() -> None:
     state = to_voting(start(3))
     assert GAME.deadline(state) is None
-    assert len(GAME.view(state, 0)["tiles"]) == 6
+    assert len(seen(GAME, state, 0)["tiles"]) == 6
 
 
 def test_a_drawing_cannot_be_finished_twice() -> None:
@@ -158,7 +159,7 @@ def test_drawing_time_limit_ends_the_phase() -> None:
     state = act(state, SYSTEM, "timeout", 100.0)
     assert state.phase == "drawing"
     assert GAME.deadline(state) == 160.0
-    assert GAME.view(state, 0)["deadline"] == 160.0 and GAME.view(state, 0)["clock"] == "limit"
+    assert seen(GAME, state, 0)["deadline"] == 160.0 and seen(GAME, state, 0)["clock"] == "limit"
     state = act(state, 0, "done_drawing", 120.0)
     refused(state, SYSTEM, "timeout", "timeout_early", 159.0)
     refused(state, 1, "done_drawing", "incognito.time_up", 160.0)
@@ -207,10 +208,10 @@ def test_ink_is_private_while_drawing_and_public_from_the_vote() -> None:
 
 def test_the_six_tiles_hold_every_players_word_and_deck_words() -> None:
     state = to_voting(start(4))
-    tiles = GAME.view(state, None)["tiles"]
+    tiles: Any = seen(GAME, state, None)["tiles"]
     assert len(set(tiles)) == 6
     assert {state.word_of(s) for s in range(4)} <= set(tiles)
-    assert GAME.view(state, 2)["word_tile"] == tiles.index(state.word_of(2)) + 1
+    assert seen(GAME, state, 2)["word_tile"] == tiles.index(state.word_of(2)) + 1
 
 
 def test_vote_rules() -> None:
@@ -224,8 +225,8 @@ def test_vote_rules() -> None:
     state = act(state, 0, "vote", author=1, tile=2)
     refused(state, 0, "vote", "incognito.already_voted", author=1, tile=3)  # a vote is final
     refused(state, 0, "vote", "incognito.tile_used", author=2, tile=2)
-    assert GAME.view(state, 0)["my_votes"] == {"1": 2}
-    assert GAME.view(state, 0)["unused_tiles"] == [1, 3, 4, 5, 6]
+    assert seen(GAME, state, 0)["my_votes"] == {"1": 2}
+    assert seen(GAME, state, 0)["unused_tiles"] == [1, 3, 4, 5, 6]
 
 
 def test_votes_only_in_the_voting_phase() -> None:
@@ -237,7 +238,7 @@ def test_voting_on_every_drawing_finishes_a_player() -> None:
     state = to_voting(start(3))
     state = act(state, 0, "vote", author=1, tile=1)
     state = act(state, 0, "vote", author=2, tile=2)
-    assert GAME.view(state, None)["players"][0]["done_voting"]
+    assert seen(GAME, state, None)["players"][0]["done_voting"]
     refused(state, 0, "done_voting", "incognito.finished_voting")
 
 
@@ -263,7 +264,7 @@ def test_voting_countdown_then_unplaced_cards_are_placed_at_random() -> None:
         assert sorted(ballot) == [a for a in range(4) if a != voter]
         assert len(set(ballot.values())) == 3
     assert state.votes[0][1] == 1  # placed votes stay
-    reveal = GAME.view(state, None)["reveal"]
+    reveal: Any = seen(GAME, state, None)["reveal"]
     drawing1 = reveal["drawings"][1]
     vote0 = next(v for v in drawing1["votes"] if v["voter"] == 0)
     assert vote0 == {"voter": 0, "tile": 1, "found": tile(state, 1) == 1, "random": False}
@@ -299,12 +300,12 @@ def test_rulebook_example_marjolaine_scores_4_in_the_engine() -> None:
     for voter in (romeo, ada, ben, cleo):
         state = act(state, voter, "done_voting")
     assert state.phase == "scored"
-    reveal = GAME.view(state, None)["reveal"]
+    reveal: Any = seen(GAME, state, None)["reveal"]
     assert reveal["finding_points"][marjolaine] == 2
     assert reveal["author_points"][marjolaine] == 2
     assert reveal["points"][marjolaine] == 4
     assert reveal["drawings"][marjolaine]["found_by"] == [romeo, ada, ben]
-    assert GAME.view(state, None)["totals"][marjolaine] == 4
+    assert seen(GAME, state, None)["totals"][marjolaine] == 4
 
 
 def everyone_finds(state: State, author: int) -> State:
@@ -322,7 +323,7 @@ def test_author_scores_2_only_if_some_but_not_all_find_the_word() -> None:
     state = act(state, 0, "vote", author=2, tile=wrong_tile(state, 0, 2))
     state = act(state, 1, "vote", author=2, tile=wrong_tile(state, 1, 2))  # nobody finds 2's
     assert state.phase == "scored"
-    reveal = GAME.view(state, None)["reveal"]
+    reveal: Any = seen(GAME, state, None)["reveal"]
     assert reveal["author_points"] == [0, 2, 0]
     assert reveal["finding_points"] == [1, 1, 1]
     assert reveal["points"] == [1, 3, 1]
@@ -335,7 +336,7 @@ def test_next_round_waits_for_everyone_to_confirm_or_the_host() -> None:
     assert state.phase == "scored"
     state = act(state, 0, "confirm")
     refused(state, 0, "confirm", "incognito.already_confirmed")
-    assert GAME.view(state, None)["players"][0]["confirmed"]
+    assert seen(GAME, state, None)["players"][0]["confirmed"]
     state = act(state, 1, "confirm")
     assert state.phase == "scored"
     state = act(state, 2, "confirm", 30.0)
@@ -350,7 +351,7 @@ def test_game_ends_after_the_rounds_with_shared_victories() -> None:
     for seat in range(3):
         state = act(state, seat, "done_voting")
     assert GAME.is_over(state) and state.phase == "over"
-    view = GAME.view(state, None)
+    view: Any = seen(GAME, state, None)
     best = max(view["totals"])
     assert view["winners"] == [s for s in range(3) if view["totals"][s] == best]
     refused(state, 0, "confirm", "game_over")
@@ -365,7 +366,7 @@ def test_ties_share_the_victory() -> None:
             if author != voter:
                 state = act(state, voter, "vote", author=author,
                             tile=wrong_tile(state, voter, author))
-    assert GAME.view(state, 1)["winners"] == [0, 1, 2]
+    assert seen(GAME, state, 1)["winners"] == [0, 1, 2]
 
 
 def test_unknown_or_malformed_actions_are_refused() -> None:
@@ -411,7 +412,7 @@ def test_too_few_words_or_locations_for_the_game() -> None:
 
 def test_dump_and_load_round_trip_through_json() -> None:
     state = act(to_voting(start(4)), 0, "vote", author=1, tile=3)
-    data = json.loads(json.dumps(GAME.dump(state)))
+    data: Any = json.loads(json.dumps(GAME.dump(state)))
     again = GAME.load(data)
     assert GAME.dump(again) == GAME.dump(state)
     finish = [(s, {"type": "done_voting"}) for s in range(4)]
@@ -422,9 +423,10 @@ def test_dump_and_load_round_trip_through_json() -> None:
 
 
 def test_replay_from_seed_and_log() -> None:
-    from log_replay import LoggedAction
+    from support.log_replay import LoggedAction
 
-    settings = {"custom_words": WORDS, "custom_locations": LOCATIONS, "rounds": 1}
+    settings: dict[str, JSON] = {"custom_words": WORDS, "custom_locations": LOCATIONS,
+                                 "rounds": 1}
     log = [LoggedAction(s, {"type": "done_drawing"}, 1.0) for s in range(3)]
     log += [LoggedAction(s, {"type": "done_voting"}, 2.0) for s in range(3)]
     replay = Replay(settings, ["a", "b", "c"], 99, log)

@@ -17,8 +17,9 @@ from typing import Any
 
 import httpx
 
-from atelier.ink.codec import Begin, End, Points, encode_batch
-from conftest import Client, ServerProcess, create_room, open_client
+from support.client import Client, open_client
+from support.ink import stroke
+from support.server import ServerProcess, create_room
 
 COLOURS = ["red", "blue", "green", "yellow"]
 OWN_KEYS = ("seat", "word", "word_tile", "my_votes", "unused_tiles")
@@ -34,12 +35,6 @@ CUSTOM_LOCATIONS = [f"Hushplace{i:02d}" for i in range(12)]
 once it is dealt; until then (or never) no message may carry it, nor the room summary."""
 
 
-def stroke(x: int) -> bytes:
-    batch: bytes = encode_batch([Begin("pen", 12, x, 300, 0, None), Points((4, 2, 16, 0) * 10),
-                                 End()])
-    return batch
-
-
 def strings(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any, ...], str]]:
     """Every string value of a JSON document, with its path."""
     if isinstance(value, str):
@@ -50,11 +45,6 @@ def strings(value: Any, path: tuple[Any, ...] = ()) -> Iterator[tuple[tuple[Any,
     elif isinstance(value, list):
         for i, item in enumerate(value):
             yield from strings(item, (*path, i))
-
-
-async def act(client: Client, action: dict[str, Any]) -> dict[str, Any]:
-    reply: dict[str, Any] = await client.request({"t": "act", "action": action})
-    return reply
 
 
 async def phase(clients: list[Client], name: str, rnd: int, timeout: float = 10) -> None:
@@ -91,7 +81,7 @@ async def play_game(server: ServerProcess, opened: list[Client]) -> tuple[
     assert httpx.get(url).json() == {"drawings": []}  # nothing public while drawing
     assert httpx.get(url + "/round-1/0.png").status_code == 404
     for c in players:
-        assert (await act(c, {"type": "done_drawing"}))["t"] == "ack"
+        assert (await c.act(type="done_drawing"))["t"] == "ack"
     await phase(everyone, "voting", 1)
     ballots = []
     for seat in range(4):
@@ -103,12 +93,12 @@ async def play_game(server: ServerProcess, opened: list[Client]) -> tuple[
     for seat in (3, 0, 1, 2):
         for author, tile in ballots[seat]:
             vote = {"type": "vote", "author": author, "tile": tile}
-            assert (await act(players[seat], vote))["t"] == "ack"
+            assert (await players[seat].act(**vote))["t"] == "ack"
     # refused votes answer only their sender, and never echo someone else's numbers
-    assert (await act(players[0], {"type": "vote", "author": 1, "tile": 1}))["t"] == "error"
+    assert (await players[0].act(type="vote", author=1, tile=1))["t"] == "error"
     await phase(everyone, "scored", 1)
     for c in players:
-        assert (await act(c, {"type": "confirm"}))["t"] == "ack"
+        assert (await c.act(type="confirm"))["t"] == "ack"
 
     # Round 2: three finish drawing, the fourth keeps drawing through the countdown; then
     # two vote fully, one declares done early, one votes partly.
@@ -117,7 +107,7 @@ async def play_game(server: ServerProcess, opened: list[Client]) -> tuple[
     assert (await players[3].request({"t": "ping"}))["t"] == "ack"
     for seat, c in enumerate(players[:3]):
         await c.send(stroke(200 + seat))
-        assert (await act(c, {"type": "done_drawing"}))["t"] == "ack"
+        assert (await c.act(type="done_drawing"))["t"] == "ack"
     await players[3].send(stroke(400))  # during the countdown (refused if it came too late)
     await phase(everyone, "voting", 2)
     for seat, c in enumerate(players):
@@ -125,8 +115,8 @@ async def play_game(server: ServerProcess, opened: list[Client]) -> tuple[
         authors = [a for a in range(4) if a != seat]
         count = {0: 3, 1: 3, 2: 0, 3: 2}[seat]
         for author, tile in list(zip(authors, tiles, strict=True))[:count]:
-            assert (await act(c, {"type": "vote", "author": author, "tile": tile}))["t"] == "ack"
-    assert (await act(players[2], {"type": "done_voting"}))["t"] == "ack"
+            assert (await c.act(type="vote", author=author, tile=tile))["t"] == "ack"
+    assert (await players[2].act(type="done_voting"))["t"] == "ack"
     await phase(everyone, "over", 2)
     for c in everyone:
         await c.sync()

@@ -13,20 +13,21 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from atelier.errors import RuleError
-from atelier.games.core import SYSTEM
+from atelier.games.core import JSON, SYSTEM
 from atelier.games.incognito import GAME, State
 from atelier.games.incognito.engine import place_remaining
 from atelier.games.incognito.legal import legal_actions
-from log_replay import LoggedAction, Replay
+from support.log_replay import LoggedAction, Replay
 
 WORDS = [f"W{i:03d}X" for i in range(80)]
 LOCATIONS = [f"L{i:03d}X" for i in range(80)]
 KINDS = ["done_drawing", "vote", "done_voting", "confirm", "timeout", "advance", "dance"]
 
 
-def legal_moves(state: State) -> list[tuple[int, dict[str, Any]]]:
+def legal_moves(state: State) -> list[tuple[int, dict[str, JSON]]]:
     """Every player's legal action, and the host's "advance" between rounds."""
-    moves = [(SYSTEM, {"type": "advance"})] if state.phase == "scored" else []
+    moves: list[tuple[int, dict[str, JSON]]] = (
+        [(SYSTEM, {"type": "advance"})] if state.phase == "scored" else [])
     for seat in range(state.seats):
         moves += [(seat, action) for action in legal_actions(state, seat)]
     return moves
@@ -48,10 +49,10 @@ def fuzz_move(rng: random.Random, n: int) -> tuple[int, dict[str, Any]]:
 
 
 def play(n: int, seed: int, driver: int, limit: float | None,
-         rounds: int) -> tuple[dict[str, Any], list[LoggedAction], list[State]]:
+         rounds: int) -> tuple[dict[str, JSON], list[LoggedAction], list[State]]:
     """A random game with some refused actions mixed in; every state along the way."""
-    settings_ = {"custom_words": WORDS, "custom_locations": LOCATIONS, "rounds": rounds,
-                 "countdown": 3, "drawing_time_limit": limit}
+    settings_: dict[str, JSON] = {"custom_words": WORDS, "custom_locations": LOCATIONS,
+                                  "rounds": rounds, "countdown": 3, "drawing_time_limit": limit}
     rng = random.Random(driver)
     state = GAME.new(settings_, [f"p{i}" for i in range(n)], seed)
     log: list[LoggedAction] = []
@@ -62,6 +63,7 @@ def play(n: int, seed: int, driver: int, limit: float | None,
             break
         now += rng.choice([0.0, 0.5, 1.0, 4.0])
         due = GAME.deadline(state)
+        action: dict[str, JSON]
         if due is not None and now >= due:
             seat, action = SYSTEM, {"type": "timeout"}
         elif rng.random() < 0.25:
@@ -94,7 +96,8 @@ def check_invariants(state: State) -> None:
         assert voter not in ballot
         assert len(set(ballot.values())) == len(ballot)
         assert all(1 <= t <= 6 for t in ballot.values())
-    assert sum(state.totals) == sum(sum(r["points"]) for r in state.results)
+    results: Any = state.results
+    assert sum(state.totals) == sum(sum(r["points"]) for r in results)
 
 
 games = st.tuples(st.integers(3, 6), st.integers(0, 2**32), st.integers(0, 2**32),
@@ -111,7 +114,7 @@ def test_random_games_finish_and_replay_exactly(game: tuple[Any, ...]) -> None:
     assert GAME.dump(replay) == GAME.dump(final)
     if GAME.is_over(final):
         assert len(final.results) == rounds
-        view = GAME.view(final, None)
+        view: Any = GAME.view(final, None)
         assert view["winners"] and all(view["totals"][w] == max(view["totals"])
                                        for w in view["winners"])
 

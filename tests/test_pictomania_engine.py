@@ -11,7 +11,7 @@ from atelier.errors import RuleError
 from atelier.games.core import SYSTEM
 from atelier.games.pictomania import GAME
 from atelier.games.pictomania.state import State
-from pictomania_support import (
+from support.pictomania import (
     NAMES,
     a_wrong_number,
     act,
@@ -20,18 +20,12 @@ from pictomania_support import (
     finish_all,
     new,
     number_of,
+    refused,
     sample_cards,
     settings,
     started,
 )
-
-
-def refused(code: str, state: State, seat: int, now: float = 0.0, **action: Any) -> None:
-    before = GAME.dump(state)
-    with pytest.raises(RuleError) as err:
-        act(state, seat, now, **action)
-    assert err.value.code == code
-    assert GAME.dump(state) == before
+from support.views import saved, seen
 
 
 def guess_right(state: State, by: int, target: int) -> State:
@@ -45,8 +39,8 @@ def test_editions_set_rounds_cards_and_black_tokens() -> None:
     second, first = new(4), new(4, edition="first")
     assert (second.settings["rounds"], len(second.display)) == (4, 3)
     assert (first.settings["rounds"], len(first.display)) == (5, 6)
-    assert GAME.view(second, 0)["cards"][2]["label"] == "C"
-    assert [c["label"] for c in GAME.view(first, 0)["cards"]] == ["1", "2", "3", "4", "5", "6"]
+    assert seen(GAME, second, 0)["cards"][2]["label"] == "C"
+    assert [c["label"] for c in seen(GAME, first, 0)["cards"]] == ["1", "2", "3", "4", "5", "6"]
     assert second.black_table == [3, 2, 2, 1] and first.black_table == [3, 2, 1]
     assert new(4, competitive=True).black_table == [3, 2, 2]
     assert second.player_tokens == [3, 2, 1]
@@ -66,8 +60,9 @@ def test_kids_variant_one_card_and_no_letters() -> None:
     state = started(5, edition="first", kids=True)
     assert len(state.display) == 1
     assert all(s.letter is None for s in state.seats)
-    me = GAME.view(state, 0)["me"]
-    assert me["letter"] is None and me["word"] == state.display[0]["words"][me["number"] - 1]
+    me = seen(GAME, state, 0)["me"]
+    words: Any = state.display[0]["words"]
+    assert me["letter"] is None and me["word"] == words[me["number"] - 1]
 
 
 @pytest.mark.parametrize(
@@ -113,7 +108,7 @@ def test_three_to_six_players(players: int) -> None:
 def test_overrides_of_token_values() -> None:
     state = started(3, player_token_values=[1, 5], black_token_values=[4, 4, 1])
     assert state.player_tokens == [5, 1]
-    assert GAME.view(state, 0)["black_tokens_left"] == [4, 4, 1]
+    assert seen(GAME, state, 0)["black_tokens_left"] == [4, 4, 1]
 
 
 # --- the display and replacing cards ----------------------------------------
@@ -138,7 +133,7 @@ def test_first_edition_swaps_are_limited_per_player_per_game() -> None:
     two = act(act(new(3, edition="first", card_swaps=2), 0, type="replace", card="1"), 0,
               type="replace", card="2")  # fmt: skip
     assert two.swaps_used[0] == 2
-    assert GAME.view(state, 0)["players"][2]["swaps_left"] == 1
+    assert seen(GAME, state, 0)["players"][2]["swaps_left"] == 1
 
 
 def test_replacing_unknown_card_is_refused() -> None:
@@ -159,13 +154,13 @@ def test_a_level_without_cards_falls_back_to_a_neighbour() -> None:
 
 def test_cards_never_come_back_in_a_game() -> None:
     state = new(3, edition="first", custom_cards=sample_cards(8))
-    seen: list[str] = []
+    shown: list[str] = []
     while state.phase != "over":
-        seen += [c["id"] for c in state.display]
+        shown += [str(c["id"]) for c in state.display]
         state = act(state, SYSTEM, type="advance")  # deal
         state = act(state, SYSTEM, type="advance")  # stop drawing
         state = act(state, SYSTEM, type="advance")  # scores final
-    assert len(seen) == len(set(seen)) == 30
+    assert len(shown) == len(set(shown)) == 30
 
 
 def test_host_can_deal_without_everyone_ready() -> None:
@@ -202,7 +197,7 @@ def test_first_edition_symbols_are_all_different() -> None:
 
 def test_dealing_depends_on_the_seed_only() -> None:
     assert GAME.dump(started(5, seed=3)) == GAME.dump(started(5, seed=3))
-    assert {GAME.dump(started(5, seed=s))["seats"][0]["number"] for s in range(20)} != {1}
+    assert {saved(GAME, started(5, seed=s))["seats"][0]["number"] for s in range(20)} != {1}
 
 
 # --- guessing -----------------------------------------------------------------
@@ -219,7 +214,7 @@ def test_guess_constraints() -> None:
     refused("already_guessed", state, 0, type="guess", target=1, number=6)
     refused("number_spent", state, 0, type="guess", target=2, number=5)
     state = act(state, 0, type="guess", target=2, number=6)
-    assert GAME.view(state, 0)["me"]["spent"] == [5, 6]
+    assert seen(GAME, state, 0)["me"]["spent"] == [5, 6]
 
 
 def test_stack_order_is_acceptance_order() -> None:
@@ -227,7 +222,7 @@ def test_stack_order_is_acceptance_order() -> None:
     for by in (3, 0, 2):
         state = act(state, by, type="guess", target=1, number=a_wrong_number(state, by, 1))
     assert [by for by, _ in state.seats[1].stack] == [3, 0, 2]
-    assert GAME.view(state, None)["players"][1]["guessed_by"] == [3, 0, 2]
+    assert seen(GAME, state, None)["players"][1]["guessed_by"] == [3, 0, 2]
 
 
 def test_finished_players_may_not_guess_but_may_be_guessed() -> None:
@@ -280,8 +275,8 @@ def test_black_token_default_is_the_highest_and_any_remaining_may_be_taken() -> 
     assert (state.seats[0].black, state.seats[1].black) == (1, 3)
     refused("black_token_gone", state, 2, type="black", value=1)
     refused("black_token_gone", state, 2, type="black", value="2")
-    assert GAME.view(state, None)["black_tokens_left"] == [2, 2]
-    assert GAME.view(state, None)["players"][0]["black_token"] == 1
+    assert seen(GAME, state, None)["black_tokens_left"] == [2, 2]
+    assert seen(GAME, state, None)["players"][0]["black_token"] == 1
 
 
 def test_standard_second_edition_round_ends_when_everyone_is_finished() -> None:
@@ -338,7 +333,7 @@ def test_review_reveals_and_scores_the_round() -> None:
     state = guess_right(state, 3, 0)
     state = act(state, 0, type="black", value=3)
     state = finish_all(state)
-    result = GAME.view(state, None)["round_result"]
+    result = seen(GAME, state, None)["round_result"]
     drawing = result["drawings"][0]
     assert drawing["number"] == number_of(state, 0)
     assert [g["correct"] for g in drawing["guesses"]] == [True, False, True]
@@ -356,18 +351,18 @@ def test_drawer_admits_void_and_majority_votes_void() -> None:
     state = act(state, 0, type="black")
     state = finish_all(state)
     admitted = act(state, 0, type="void", target=0)
-    result = GAME.view(admitted, 2)["round_result"]
+    result = seen(GAME, admitted, 2)["round_result"]
     assert result["drawings"][0]["void"] is True
     assert result["players"][1]["tokens_received"] == []
     assert result["players"][0]["black_token_counted"] == "0"
     assert result["players"][0]["tokens_received"] == [{"from": 1, "value": 3}]
     # Two of the three others are a majority; one is not.
     one = act(state, 2, type="void", target=1)
-    assert GAME.view(one, 2)["round_result"]["drawings"][1]["void"] is False
+    assert seen(GAME, one, 2)["round_result"]["drawings"][1]["void"] is False
     two = act(one, 3, type="void", target=1)
-    assert GAME.view(two, 2)["round_result"]["drawings"][1]["void"] is True
+    assert seen(GAME, two, 2)["round_result"]["drawings"][1]["void"] is True
     back = act(two, 3, type="void", target=1, void=False)
-    assert GAME.view(back, 2)["round_result"]["drawings"][1]["void"] is False
+    assert seen(GAME, back, 2)["round_result"]["drawings"][1]["void"] is False
 
 
 def test_a_changed_verdict_needs_everyone_to_confirm_again() -> None:
@@ -378,7 +373,8 @@ def test_a_changed_verdict_needs_everyone_to_confirm_again() -> None:
     for seat in range(3):
         state = act(state, seat, type="confirm")
     assert state.phase == "display" and state.round == 2
-    assert state.history[0]["drawings"][2]["void"] is True and state.history[0]["final"]
+    result: Any = state.history[0]
+    assert result["drawings"][2]["void"] is True and result["final"]
 
 
 def test_totals_and_winners_over_the_game_with_shared_victory() -> None:
@@ -386,13 +382,13 @@ def test_totals_and_winners_over_the_game_with_shared_victory() -> None:
     for n in range(2):
         state = finish_all(deal(state))  # nobody guesses: every player scores -5
         # the reveal says each running total with this round: the client adds nothing
-        shown = GAME.view(state, 0)["round_result"]["players"]
+        shown = seen(GAME, state, 0)["round_result"]["players"]
         assert [p["total"] for p in shown] == [-5 * (n + 1)] * 3
         state = act(state, SYSTEM, type="advance")
     assert state.phase == "over" and GAME.is_over(state)
-    assert [[p["total"] for p in r["players"]] for r in GAME.view(state, 0)["history"]] == [
+    assert [[p["total"] for p in r["players"]] for r in seen(GAME, state, 0)["history"]] == [
         [-5] * 3, [-10] * 3]
-    view = GAME.view(state, None)
+    view = seen(GAME, state, None)
     assert view["totals"] == [-10, -10, -10]
     assert view["winners"] == [0, 1, 2]
     assert [r["round"] for r in view["history"]] == [1, 2]
@@ -405,8 +401,8 @@ def test_a_single_winner() -> None:
     state = guess_right(guess_right(state, 0, 1), 0, 2)  # 0 scores 6 - 5; the others -2
     state = act(state, SYSTEM, type="advance")
     state = act(state, SYSTEM, type="advance")
-    assert GAME.view(state, 1)["totals"] == [1, -2, -2]
-    assert GAME.view(state, 1)["winners"] == [0]
+    assert seen(GAME, state, 1)["totals"] == [1, -2, -2]
+    assert seen(GAME, state, 1)["winners"] == [0]
 
 
 def test_learning_round_is_round_one_only() -> None:
@@ -414,11 +410,11 @@ def test_learning_round_is_round_one_only() -> None:
     state = act(state, 0, type="guess", target=1, number=a_wrong_number(state, 0, 1))
     state = act(state, 0, type="black")
     state = finish_all(state)
-    result = GAME.view(state, 0)["round_result"]
+    result = seen(GAME, state, 0)["round_result"]
     assert result["learning_round"] and result["black_sheep"] is None
     assert result["players"][0]["black_token_counted"] == "+"
     state = finish_all(deal(act(state, SYSTEM, type="advance")))
-    assert GAME.view(state, 0)["round_result"]["learning_round"] is False
+    assert seen(GAME, state, 0)["round_result"]["learning_round"] is False
 
 
 def test_apply_never_changes_its_input() -> None:
@@ -443,7 +439,7 @@ def test_dump_and_load_round_trip_through_json() -> None:
 
 
 def test_names_are_kept() -> None:
-    assert [p["name"] for p in GAME.view(new(3), None)["players"]] == NAMES[:3]
+    assert [p["name"] for p in seen(GAME, new(3), None)["players"]] == NAMES[:3]
 
 
 @pytest.mark.parametrize(
@@ -485,7 +481,7 @@ def test_void_black_sheep_in_the_reveal(edition: str, counted: str, score: int) 
     state = act(state, 0, type="black")
     state = finish_all(state)
     state = act(state, 0, type="void", target=0)
-    result = GAME.view(state, 1)["round_result"]
+    result = seen(GAME, state, 1)["round_result"]
     assert result["black_sheep"] == 0
     assert result["players"][0]["black_token"] == 3
     assert result["players"][0]["black_token_counted"] == counted
@@ -513,15 +509,15 @@ def test_first_edition_empty_canvas_takes_no_token_but_guesses_and_is_void() -> 
     state = deal(new(4, edition="first"), drawn=False)
     state = draw_on(state, 1, 2, 3)
     refused("black_token_nothing_drawn", state, 0, type="black")
-    assert GAME.view(state, 0)["me"]["may_take_token"] is False
-    assert GAME.view(state, 1)["me"]["may_take_token"] is True
+    assert seen(GAME, state, 0)["me"]["may_take_token"] is False
+    assert seen(GAME, state, 1)["me"]["may_take_token"] is True
     # Guessing and declaring done stay open.
     state = guess_right(state, 0, 1)
     state = act(state, 2, type="guess", target=0, number=number_of(state, 0))
     state = act(state, 0, type="done")
     state = act(act(act(state, 1, type="black"), 2, type="black"), 3, type="black")
     assert state.phase == "review"
-    result = GAME.view(state, 1)["round_result"]
+    result = seen(GAME, state, 1)["round_result"]
     drawing = result["drawings"][0]
     assert (drawing["void"], drawing["blank"], drawing["void_votes"]) == (True, True, [])
     assert drawing["guesses"][0]["correct"] is None  # handed back, gives no token
@@ -561,5 +557,5 @@ def test_canvas_reports_only_in_the_first_edition_and_only_changes() -> None:
 def test_cards_reach_players_without_their_theme() -> None:
     """docs/decks.md: themes are an editors' aid, never shown in a game."""
     state = GAME.new({"language": "en"}, NAMES[:3], 1)
-    cards = GAME.view(state, 0)["cards"]
+    cards = seen(GAME, state, 0)["cards"]
     assert all(set(card) == {"label", "id", "level", "words"} for card in cards)

@@ -13,9 +13,10 @@ from atelier.games.core import SYSTEM
 from atelier.games.pictomania import GAME
 from atelier.games.pictomania.legal import legal_actions
 from atelier.games.pictomania.state import State
-from log_replay import LoggedAction, Replay
-from pictomania_support import NAMES
-from pictomania_support import settings as game_settings
+from support.log_replay import LoggedAction, Replay
+from support.pictomania import NAMES
+from support.pictomania import settings as game_settings
+from support.views import seen
 
 SECRET_KEYS = {"number", "letter", "word"}
 
@@ -71,7 +72,7 @@ def assert_no_secrets(state: State) -> None:
     if state.phase != "drawing":
         return
     for seat in [None, *range(state.players)]:
-        view = GAME.view(state, seat)
+        view = seen(GAME, state, seat)
         json.dumps(view)  # JSON-ready
         mine = view.pop("me", None)
         assert not _secret_paths(view), (seat, _secret_paths(view))
@@ -80,7 +81,7 @@ def assert_no_secrets(state: State) -> None:
         else:
             assert mine is not None and mine["number"] == state.seats[seat].number
         # Scramble everybody else's secrets: this seat's view must not change.
-        assert GAME.view(scrambled(state, seat), seat) == GAME.view(state, seat)
+        assert seen(GAME, scrambled(state, seat), seat) == seen(GAME, state, seat)
 
 
 def _secret_paths(node: Any, path: str = "") -> list[str]:
@@ -112,7 +113,7 @@ def scrambled(state: State, keep: int | None) -> State:
 def check_round_balance(state: State) -> None:
     if state.phase != "review":
         return
-    result = GAME.view(state, None)["round_result"]
+    result = seen(GAME, state, None)["round_result"]
     given_out = sum(
         sum(state.player_tokens) - sum(p["tokens_kept"]) for p in result["players"]
     )
@@ -163,7 +164,7 @@ def test_a_view_of_the_finished_round_reveals_everything() -> None:
     state = GAME.apply(state, 1, {"type": "guess", "target": 0, "number": 4}, 0)
     assert_no_secrets(state)
     state = GAME.apply(state, SYSTEM, {"type": "advance"}, 0)
-    view = GAME.view(state, 2)
+    view = seen(GAME, state, 2)
     drawings = view["round_result"]["drawings"]
     assert [d["number"] for d in drawings] == [s.number for s in state.seats]
     assert all(d["word"] for d in drawings)

@@ -3,6 +3,7 @@ the verdicts only once the round is revealed (and still after it)."""
 
 from __future__ import annotations
 
+from atelier.games.core import JSON
 from atelier.games.pictomania import GAME
 
 NAMES = ["A", "B", "C"]
@@ -14,7 +15,7 @@ def test_guesses_are_secret_while_drawing_and_kept_after_the_round() -> None:
         state = GAME.apply(state, seat, {"type": "ready"}, 1.0)
     assert state.phase == "drawing"
     target_number = state.seats[1].number
-    guess = {"type": "guess", "target": 1, "number": target_number}
+    guess: dict[str, JSON] = {"type": "guess", "target": 1, "number": target_number}
     assert GAME.marked_drawing(guess) == 1
     assert GAME.marked_drawing({"type": "done"}) is None
     assert GAME.marked_drawing({"type": "guess", "target": "1"}) is None

@@ -1,6 +1,7 @@
 """Piet as the server hosts it, and its computer players."""
 
 import json
+from typing import Any
 
 import pytest
 
@@ -36,7 +37,7 @@ def test_turns_are_enforced_and_the_view_is_public() -> None:
         GAME.apply(state, 0, {"type": "move", "move": "a1>z9"}, 0.0)
     assert err.value.code == "piet.bad_notation"
     state = GAME.apply(state, 0, {"type": "move", "move": "b1a1>b2"}, 0.0)
-    view = GAME.view(state, 1)
+    view: Any = GAME.view(state, 1)
     assert view == GAME.view(state, None) | {"you": 1}
     assert view["canvases"][0][4:6] == ["R", "Y"]
     assert view["palette"][:3] == [None, None, "B"]
@@ -77,7 +78,7 @@ def test_a_game_against_the_computer_runs_to_its_end() -> None:
         seat = state.board.to_move
         action = GAME.bot_action(state, seat) or choose_move(state, "easy", len(state.moves))
         state = GAME.apply(state, seat, action, 0.0)
-    result = GAME.view(state, None)["result"]
+    result: Any = GAME.view(state, None)["result"]
     assert result["finisher"] in (0, 1) and GAME.view(state, 0)["legal_moves"] == []
 
 
@@ -125,7 +126,8 @@ def test_the_move_list_says_who_moved_with_brushes_too(seed: int) -> None:
         move = rng.choice(sorted(legal_moves(state.board), key=format_move))
         expected.append(mover)
         state = GAME.apply(state, mover, {"type": "move", "move": format_move(move)}, 0.0)
-    assert [m["seat"] for m in GAME.view(state, None)["moves"]] == expected
+    moves: Any = GAME.view(state, None)["moves"]
+    assert [m["seat"] for m in moves] == expected
     again = GAME.load(json.loads(json.dumps(GAME.dump(state))))
     assert GAME.view(again, 0)["moves"] == GAME.view(state, 0)["moves"]
 

@@ -16,8 +16,8 @@ from atelier.games.piet.ai import choose_move
 from atelier.games.piet.coach import HINT_BUDGET, puzzles, seed_of
 from atelier.games.piet.game import HINT_COMMENT
 from atelier.games.piet.notation import format_move, read_record
-from conftest import ServerProcess, create_room
-from ws_players import WsPlayer
+from support.server import ServerProcess, create_room
+from support.ws_players import WsPlayer
 
 
 def refused(player: WsPlayer, action: dict[str, Any]) -> str:

@@ -1,6 +1,7 @@
 """A Piet room started from a record: the ``record`` setting."""
 
 import json
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -47,7 +48,7 @@ def test_an_empty_record_removes_it_and_no_record_is_the_default() -> None:
 
 def test_the_room_starts_after_the_records_moves() -> None:
     state = GAME.new({"record": OPENING, "opponent": "hard"}, ["Ann", ""], 9)
-    view = GAME.view(state, 0)
+    view: Any = GAME.view(state, 0)
     assert [m["move"] for m in view["moves"]] == ["R@a1", "Y@b1"]
     assert [m["seat"] for m in view["moves"]] == [0, 1]
     assert view["loaded_moves"] == 2

@@ -8,10 +8,11 @@ from typing import Any
 import pytest
 
 from atelier.errors import RuleError
-from atelier.games.core import SYSTEM, Game
+from atelier.games.core import JSON, SYSTEM, Game
 from atelier.games.incognito import GAME as INCOGNITO
 from atelier.games.pictomania import GAME as PICTOMANIA
 from atelier.games.piet.game import GAME as PIET
+from atelier.games.piet.game import PietState
 from atelier.server.model import (
     Event,
     RoomModel,
@@ -26,7 +27,7 @@ from atelier.server.model import (
     decide_start,
     new_model,
 )
-from pictomania_support import sample_cards
+from support.pictomania import sample_cards
 
 PLAYERS = [("Ann", "red"), ("Bob", "blue"), ("Cy", "green")]
 
@@ -36,8 +37,8 @@ class LoggedRoom:
 
     def __init__(self, game: Game[Any], settings: dict[str, Any]) -> None:
         self.game = game
-        self.created = {"settings": game.validate_settings(settings, game.min_seats),
-                        "seed": 42, "language": "en"}
+        full = game.validate_settings(settings, game.min_seats)
+        self.created: dict[str, JSON] = {"settings": full, "seed": 42, "language": "en"}
         self.room = new_model("ABC234", game, self.created, 0.0)
         self.events: list[Event] = []
 
@@ -72,6 +73,12 @@ class LoggedRoom:
 
     def again(self) -> None:
         self.do(decide_again(self.room, self.room.host))
+
+
+def first_legal_move(state: PietState) -> JSON:
+    moves: Any = PIET.view(state, 0)["legal_moves"]
+    first: JSON = moves[0]
+    return first
 
 
 def pictomania_room(cards: int = 12, rounds: int = 2) -> LoggedRoom:
@@ -111,7 +118,7 @@ def test_the_room_keeps_each_finished_games_points() -> None:
     log.join()
     log.start()
     log.play_out()
-    first = log.room.played
+    first: Any = log.room.played
     assert len(first) == 1
     totals = PICTOMANIA.final_scores(log.room.state)
     assert [p["score"] for p in first[0]["players"]] == totals
@@ -204,7 +211,7 @@ def test_piet_against_the_computer_plays_again() -> None:
         state = log.room.state
         seat = state.board.to_move
         action = (PIET.bot_action(state, seat) if seat == 1
-                  else {"type": "move", "move": PIET.view(state, 0)["legal_moves"][0]})
+                  else {"type": "move", "move": first_legal_move(state)})
         assert action is not None
         log.do(*decide_action(log.room, seat, action, 0.0))
     assert len(log.room.played) == 1

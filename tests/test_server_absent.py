@@ -10,8 +10,9 @@ import os
 import socket
 from typing import Any
 
-from conftest import Client, ServerProcess, create_room, open_client
-from pictomania_support import sample_cards
+from support.client import Client, open_client
+from support.pictomania import sample_cards
+from support.server import ServerProcess, create_room
 
 PM = {"custom_cards": sample_cards(6, levels=(1,)), "custom_mode": "instead",
       "rounds": 1, "levels": [1]}
@@ -36,26 +37,21 @@ async def room_of(server: ServerProcess, clients: list[Client], game: str,
     return code, players
 
 
-async def act(c: Client, **action: Any) -> None:
-    reply = await c.request({"t": "act", "action": action})
-    assert reply["t"] == "ack", reply
-
-
 async def test_pictomania_away_back_and_going_on_without_them(
     server: ServerProcess, clients: list[Client]
 ) -> None:
     code, (ann, bob, cy) = await room_of(server, clients, "pictomania", PM)
     assert (await ann.request({"t": "go_on"}))["code"] == "nobody_absent"
     for c in (ann, bob, cy):
-        await act(c, type="ready")
+        assert (await c.act(type="ready"))["t"] == "ack"
     await cy.close()
     await bob.state(lambda m: not connected(m, cy.player), timeout=5)
     # Ann and Bob are here and still drawing: going on is refused, naming them.
     refused = await ann.request({"t": "go_on"})
     assert refused["code"] == "still_waiting" and refused["params"]["names"] == "P0, P1"
     assert (await bob.request({"t": "go_on"}))["code"] == "not_host"
-    await act(ann, type="black")
-    await act(bob, type="done")
+    assert (await ann.act(type="black"))["t"] == "ack"
+    assert (await bob.act(type="done"))["t"] == "ack"
     # Cy comes back and is shown back at once; then drops out again.
     back = await open_client(clients, server, code, token=cy.token)
     await ann.state(lambda m: connected(m, cy.player))
@@ -75,7 +71,7 @@ async def test_the_host_removes_a_player_who_then_watches(
     _code, (ann, bob, cy, dan) = await room_of(server, clients, "incognito", IG, n=4)
     assert (await ann.request({"t": "kick", "player": ann.player}))["code"] == "cannot_kick_self"
     assert (await bob.request({"t": "kick", "player": cy.player}))["code"] == "not_host"
-    await act(cy, type="done_drawing")
+    assert (await cy.act(type="done_drawing"))["t"] == "ack"
     assert (await ann.request({"t": "kick", "player": cy.player}))["t"] == "ack"
     assert (await cy.expect("error", lambda m: m["code"] == "kicked"))
     st = await cy.state(lambda m: m["you"]["player"] is None)
@@ -85,18 +81,18 @@ async def test_the_host_removes_a_player_who_then_watches(
     assert st["game"]["players"][2]["removed"]
     # The others play on; the removed seat is never waited for.
     for c in (ann, bob, dan):
-        await act(c, type="done_drawing")
+        assert (await c.act(type="done_drawing"))["t"] == "ack"
     st = await ann.state(lambda m: bool(m["game"]) and m["game"]["phase"] == "voting")
     assert 2 not in st["game"]["waiting_for"]
     for c in (ann, bob, dan):
-        await act(c, type="done_voting")
+        assert (await c.act(type="done_voting"))["t"] == "ack"
     st = await ann.state(lambda m: bool(m["game"]) and m["game"]["phase"] == "scored")
     assert len(st["game"]["reveal"]["drawings"]) == 4  # Cy's drawing stays in the round
     # Dan leaves on his own during the game: the same as being removed.
     assert (await dan.request({"t": "leave"}))["t"] == "ack"
     assert (await ann.request({"t": "kick", "player": bob.player}))["code"] == "too_few_left"
     for c in (ann, bob):
-        await act(c, type="confirm")
+        assert (await c.act(type="confirm"))["t"] == "ack"
     st = await ann.state(
         lambda m: bool(m["game"]) and m["game"]["phase"] == "drawing" and m["game"]["round"] == 2)
     assert st["game"]["waiting_for"] == [0, 1]
@@ -143,16 +139,16 @@ async def test_incognito_goes_on_without_an_absent_player(
     server: ServerProcess, clients: list[Client]
 ) -> None:
     _code, (ann, bob, cy) = await room_of(server, clients, "incognito", IG)
-    await act(ann, type="done_drawing")
+    assert (await ann.act(type="done_drawing"))["t"] == "ack"
     await cy.close()
     await ann.state(lambda m: not connected(m, cy.player))
     assert (await ann.request({"t": "go_on"}))["code"] == "still_waiting"
-    await act(bob, type="done_drawing")
+    assert (await bob.act(type="done_drawing"))["t"] == "ack"
     assert (await ann.request({"t": "go_on"}))["t"] == "ack"
     st = await bob.state(lambda m: bool(m["game"]) and m["game"]["phase"] == "voting")
     assert st["game"]["waiting_for"] == [0, 1, 2]  # Cy may still vote if back in time
     for c in (ann, bob):
-        await act(c, type="done_voting")
+        assert (await c.act(type="done_voting"))["t"] == "ack"
     assert (await ann.request({"t": "go_on"}))["t"] == "ack"
     st = await bob.state(lambda m: bool(m["game"]) and m["game"]["phase"] == "scored")
     # Cy's cards were placed at random, as the rules place unplaced cards.

@@ -4,7 +4,7 @@ error, and the log does not grow by a byte."""
 
 from __future__ import annotations
 
-import sqlite3
+import json
 from typing import Any
 
 import pytest
@@ -12,7 +12,10 @@ import pytest
 from atelier.errors import RuleError
 from atelier.games.actions import ActionSchema
 from atelier.games.registry import GAME_NAMES, get_game
-from conftest import SECRETS, Client, ServerProcess, seated_room
+from support.client import Client, seated_room
+from support.log import logged_events
+from support.secrets_game import SECRETS
+from support.server import ServerProcess
 
 JUNK = "x" * 15_000
 
@@ -26,12 +29,8 @@ FIRST: dict[str, tuple[int, dict[str, Any]]] = {
 
 
 def log_size(db: str, code: str) -> tuple[int, int]:
-    with sqlite3.connect(db) as con:
-        rows, size = con.execute(
-            "SELECT count(*), coalesce(sum(length(data)), 0) FROM events WHERE room = ?",
-            (code,),
-        ).fetchone()
-    return int(rows), int(size)
+    rows = logged_events(db, code)
+    return len(rows), sum(len(json.dumps(row.data)) for row in rows)  # as the store writes it
 
 
 @pytest.mark.parametrize("game", ["secrets", *GAME_NAMES])

@@ -24,7 +24,8 @@ from atelier.server.addresses import (
     client_address,
 )
 from atelier.server.forwarded import Proxies
-from conftest import Client, ServerProcess, create_room, open_client
+from support.client import Client, open_client
+from support.server import ServerProcess, create_room
 
 
 def new_room(srv: ServerProcess, lang: str = "en", **headers: str) -> httpx.Response:

@@ -7,8 +7,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from conftest import Client, ServerProcess, create_room, open_client
-from pictomania_support import sample_cards
+from support.client import Client, open_client
+from support.pictomania import sample_cards
+from support.server import ServerProcess, create_room
 
 DECK = sample_cards(12, levels=(1,))
 SETTINGS = {"custom_cards": DECK, "custom_mode": "instead", "rounds": 1, "levels": [1]}

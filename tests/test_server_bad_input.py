@@ -9,7 +9,8 @@ from collections.abc import Callable
 
 import websockets
 
-from conftest import Client, ServerProcess, create_room, open_client
+from support.client import Client, open_client
+from support.server import ServerProcess, create_room
 
 NESTED = "[" * 5000 + "]" * 5000  # 10 KB, under the 16 KiB frame limit
 

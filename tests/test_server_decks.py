@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from atelier.content.check import norm
 from atelier.content.custom import MAX_BYTES, parse_deck
 from atelier.i18n import translate
-from conftest import Client, ServerProcess, create_room, open_client
+from support.client import Client, open_client
+from support.server import ServerProcess, create_room
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "docs" / "examples"
 COLOURS = ["red", "blue", "green", "yellow"]

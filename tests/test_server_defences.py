@@ -13,8 +13,8 @@ from pathlib import Path
 
 import httpx
 
-from conftest import ServerProcess, create_room, free_port
-from ws_raw import TIMEOUT, eof, frames_until_close, hello, masked, raw_upgrade, read_frame
+from support.server import ServerProcess, create_room, free_port
+from support.ws_raw import TIMEOUT, eof, frames_until_close, hello, masked, raw_upgrade, read_frame
 
 
 async def connect(srv: ServerProcess) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:

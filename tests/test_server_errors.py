@@ -11,7 +11,8 @@ import pytest
 import websockets
 from websockets.typing import Origin
 
-from conftest import Client, ServerProcess, create_room, open_client, seated_room
+from support.client import Client, open_client, seated_room
+from support.server import ServerProcess, create_room
 
 
 def _has_id(k: int) -> Callable[[Any], bool]:

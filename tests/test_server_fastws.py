@@ -10,8 +10,8 @@ import httpx
 import pytest
 import websockets
 
-from conftest import ServerProcess, create_room
-from ws_raw import frames_until_close, hello, masked, raw_upgrade, read_frame
+from support.server import ServerProcess, create_room
+from support.ws_raw import frames_until_close, hello, masked, raw_upgrade, read_frame
 
 
 async def test_a_fragmented_hello_is_one_message(server: ServerProcess) -> None:

@@ -17,7 +17,8 @@ import httpx
 import websockets
 from PIL import Image
 
-from conftest import Client, ServerProcess, open_client
+from support.client import Client, open_client
+from support.server import ServerProcess
 
 
 def create(srv: ServerProcess) -> tuple[str, str]:
@@ -29,14 +30,9 @@ def create(srv: ServerProcess) -> tuple[str, str]:
 
 
 async def join(c: Client, name: str, colour: str, host_key: str | None = None) -> str:
-    msg: dict[str, object] = {"t": "join", "name": name, "colour": colour}
-    if host_key is not None:
-        msg["host_key"] = host_key
-    await c.send(msg)
-    reply = await c.expect_any(("joined", "error"), lambda m: True)
+    """Sits down (it must succeed); the new player's id."""
+    reply = await c.join(name, colour, host_key)
     assert reply["t"] == "joined", reply
-    c.token = reply["token"]
-    c.player = reply["player"]["id"]
     return str(c.player)
 
 

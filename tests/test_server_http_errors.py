@@ -10,7 +10,8 @@ import httpx
 import pytest
 
 from atelier.ink.codec import Begin, End, Points, encode_batch
-from conftest import Client, ServerProcess, create_room, seated_room
+from support.client import Client, seated_room
+from support.server import ServerProcess, create_room
 
 
 def refused(r: httpx.Response, status: int, code: str) -> dict[str, Any]:

@@ -9,11 +9,9 @@ import httpx
 from atelier.ink.codec import Begin, End, Points, Undo, encode_batch
 from atelier.ink.synth import DEVICES, record
 from atelier.server.limits import INK_FRAMES_BURST
-from conftest import Client, ServerProcess, open_client, seated_room
-
-
-def stroke(x: int = 100, tool: str = "pen") -> bytes:
-    return encode_batch([Begin(tool, 12, x, 200, 0, None), Points((5, 3, 16, 0) * 8), End()])
+from support.client import Client, open_client, seated_room
+from support.ink import stroke
+from support.server import ServerProcess
 
 
 async def test_hidden_ink_reaches_only_its_drawer_until_the_reveal(

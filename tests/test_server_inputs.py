@@ -15,7 +15,8 @@ import pytest
 import websockets
 
 from atelier.ink.codec import Clear, encode_batch
-from conftest import Client, ServerProcess, seated_room
+from support.client import Client, seated_room
+from support.server import ServerProcess
 
 
 def clears(first: int, n: int = 500) -> bytes:

@@ -4,13 +4,14 @@ engine, checked: no secret before its reveal, no one else's token, never the see
 from __future__ import annotations
 
 import json
-import sqlite3
 from typing import Any
 
 import httpx
 
 from atelier.ink.codec import Begin, End, Points, encode_batch
-from conftest import Client, ServerProcess, create_room, open_client
+from support.client import Client, open_client
+from support.log import logged_events
+from support.server import ServerProcess, create_room
 
 SECRET_KEYS = ("letter", "number")
 CARDS: list[dict[str, Any]] = [
@@ -92,8 +93,7 @@ async def test_no_secret_before_its_reveal(server: ServerProcess, clients: list[
 
         tokens = {c.player: c.token for c in players}
         assert server.db is not None
-        seed = json.loads(sqlite3.connect(server.db).execute(
-            "select data from events where room=? and seq=1", (code,)).fetchone()[0])["seed"]
+        seed = logged_events(server.db, code)[0].data["seed"]
         for viewer in [*players, spectator]:
             texts = [m for m in viewer.log if isinstance(m, dict)]
             assert texts, "the client saw the game"
@@ -174,8 +174,7 @@ async def test_play_again_away_and_removed_players_leak_nothing(
 
     tokens = {c.player: c.token for c in players}
     assert server.db is not None
-    seed = json.loads(sqlite3.connect(server.db).execute(
-        "select data from events where room=? and seq=1", (code,)).fetchone()[0])["seed"]
+    seed = logged_events(server.db, code)[0].data["seed"]
     for viewer in (host, p1, p2, spectator):
         for msg in (m for m in viewer.log if isinstance(m, dict)):
             game = unrevealed_game(msg, viewer, seed, tokens)

@@ -4,7 +4,8 @@ protocol fuzzer: a leave was acked with that error, so it read as refused)."""
 
 from __future__ import annotations
 
-from conftest import Client, ServerProcess, create_room, open_client
+from support.client import Client, open_client
+from support.server import ServerProcess, create_room
 
 
 async def test_leaving_is_not_being_kicked(server: ServerProcess, clients: list[Client]) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -20,17 +19,11 @@ from atelier.hub import open_hub
 from atelier.ink.synth import DEVICES, record
 from atelier.server.rooms import Rooms
 from atelier.store import InkRow, open_store
-from conftest import Client, ServerProcess, open_client, seated_room, wait_until
+from support.client import Client, open_client, seated_room
+from support.log import stored_ink
+from support.server import ServerProcess, wait_until
 
 SIGPIPE_BIT = 1 << (signal.SIGPIPE - 1)
-
-
-def stored_ink(db: str, code: str) -> int:
-    with sqlite3.connect(db) as conn:
-        # a row holds a run of batches (its "batches" column)
-        (n,) = conn.execute("select coalesce(sum(batches), 0) from ink where room = ?",
-                            (code,)).fetchone()
-    return int(n)
 
 
 def ignored_signals(pid: int) -> int:
@@ -129,7 +122,7 @@ async def test_sigterm_under_load_stops_in_bounded_time_and_keeps_order(
     drawing = [asyncio.create_task(draw(p, s)) for p, s in zip(players, sent, strict=True)]
     db = srv.db
     assert db is not None and srv.proc is not None
-    await wait_until(lambda: stored_ink(db, code) >= 40, what="ink on disk")
+    await wait_until(lambda: len(stored_ink(db, code)) >= 40, what="ink on disk")
     srv.proc.send_signal(signal.SIGTERM)
     assert await asyncio.to_thread(srv.proc.wait, 30) in (0, -signal.SIGTERM)
     for task in drawing:
@@ -137,7 +130,7 @@ async def test_sigterm_under_load_stops_in_bounded_time_and_keeps_order(
     log = srv.log()
     assert "stopped: " in log and "could not be written" not in log
     assert "database is locked" not in log and "Traceback" not in log
-    stored = stored_ink(db, code)
+    stored = len(stored_ink(db, code))
     srv.start()
     kept = 0
     for i, player in enumerate(players):

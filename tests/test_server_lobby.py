@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import httpx
 
-from conftest import Client, ServerProcess, create_room, open_client
+from support.client import Client, open_client
+from support.server import ServerProcess, create_room
 
 
 async def test_create_and_summary(server: ServerProcess) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import io
 import json
-import sqlite3
 import struct
 from collections.abc import Callable
 from typing import Any
@@ -16,9 +15,11 @@ import pytest
 from PIL import Image
 
 from atelier.ink.animate import MAX_BYTES, MAX_FRAMES, MAX_SIZE
-from atelier.ink.codec import Begin, End, Points, encode_batch
 from atelier.server.marks import replay_ms
-from conftest import Client, ServerProcess, seated_room
+from support.client import Client, seated_room
+from support.ink import line_across
+from support.log import logged_events
+from support.server import ServerProcess
 from test_server_leak import CARDS
 
 
@@ -32,10 +33,6 @@ def patient_requests(monkeypatch: pytest.MonkeyPatch) -> None:
         return await original(self, msg, timeout)
 
     monkeypatch.setattr(Client, "request", request)
-
-
-def stroke(y: int, t: int) -> bytes:
-    return encode_batch([Begin("pen", 24, 400, y, t, None), Points((30, 5, 16, 0) * 20), End()])
 
 
 def split(raw: bytes) -> list[bytes]:
@@ -62,12 +59,12 @@ async def test_guesses_on_the_timeline_from_the_log_only_after_the_reveal(
     url = f"{server.http}/api/rooms/{code}/drawings/round-1/0"
 
     # Ann draws one stroke; Bob guesses; Ann draws two more; Cat guesses.
-    await ann.send(stroke(500, 0))
+    await ann.send(line_across(500, 0))
     assert (await ann.request({"t": "ping"}))["t"] == "ack"
     assert (await bob.request({"t": "act", "action": {"type": "guess", "target": 0,
                                                       "number": 1}}))["t"] == "ack"
-    await ann.send(stroke(900, 3000))
-    await ann.send(stroke(1300, 3800))
+    await ann.send(line_across(900, 3000))
+    await ann.send(line_across(1300, 3800))
     assert (await ann.request({"t": "ping"}))["t"] == "ack"
     assert (await cat.request({"t": "act", "action": {"type": "guess", "target": 0,
                                                       "number": 2}}))["t"] == "ack"
@@ -84,9 +81,7 @@ async def test_guesses_on_the_timeline_from_the_log_only_after_the_reveal(
     assert shown["revealed"] is True
     batches = split(httpx.get(url + ".ink", timeout=30).content)
     assert server.db is not None
-    rows = sqlite3.connect(server.db).execute(
-        "select data from events where room=? and kind='action' order by seq", (code,)).fetchall()
-    logged = [d for d in (json.loads(r[0]) for r in rows) if "mark" in d]
+    logged = [row.data for row in logged_events(server.db, code, "action") if "mark" in row.data]
     assert [d["mark"]["n"] for d in logged] == [1, 3]
     assert [g["by"] for g in shown["guesses"]] == [1, 2]
     for g, d in zip(shown["guesses"], logged, strict=True):
@@ -107,7 +102,7 @@ async def test_animated_export_is_bounded_and_hidden_until_public(
 ) -> None:
     code, (ann, bob) = await seated_room(clients, server)
     for i in range(60):
-        await ann.send(stroke(100 + 60 * i, 400 * i))
+        await ann.send(line_across(100 + 60 * i, 400 * i))
     assert (await ann.request({"t": "ping"}))["t"] == "ack"
     url = f"{server.http}/api/rooms/{code}/drawings/round-1/0"
     assert httpx.get(url + ".gif", timeout=30).status_code == 404  # the secrets game hides ink

@@ -4,20 +4,13 @@ action lost, no ink that was written, timers running again."""
 from __future__ import annotations
 
 import asyncio
-import sqlite3
 import time
 from collections.abc import Callable
 
 from atelier.ink.synth import DEVICES, record
-from conftest import Client, ServerProcess, open_client, seated_room, wait_until
-
-
-def stored_ink(db: str, code: str) -> int:
-    with sqlite3.connect(db) as conn:
-        # a row holds a run of batches (its "batches" column)
-        (n,) = conn.execute("select coalesce(sum(batches), 0) from ink where room = ?",
-                            (code,)).fetchone()
-    return int(n)
+from support.client import Client, open_client, seated_room
+from support.log import stored_ink
+from support.server import ServerProcess, wait_until
 
 
 async def test_kill_9_mid_round(server_factory: Callable[..., ServerProcess],
@@ -39,7 +32,7 @@ async def test_kill_9_mid_round(server_factory: Callable[..., ServerProcess],
     # the first half is on disk (seen in the database itself), the rest in flight
     db = srv.db
     assert db is not None
-    await wait_until(lambda: stored_ink(db, code) >= half)
+    await wait_until(lambda: len(stored_ink(db, code)) >= half)
     for b in batches[half:]:
         await ann.send(b)
         await asyncio.sleep(0.02)
@@ -69,7 +62,7 @@ async def test_clean_restart_keeps_lobby_and_tokens(
     server_factory: Callable[..., ServerProcess], clients: list[Client]
 ) -> None:
     srv = server_factory()
-    from conftest import create_room
+    from support.server import create_room
 
     code = create_room(srv.http, settings={"seconds": 7})
     ann = await open_client(clients, srv, code)

@@ -12,7 +12,7 @@ import websockets
 from websockets.typing import Origin
 
 from atelier.i18n import translate
-from conftest import ServerProcess, create_room
+from support.server import ServerProcess, create_room
 
 
 def test_every_answer_carries_the_headers(server: ServerProcess) -> None:

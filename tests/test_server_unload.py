@@ -3,14 +3,15 @@ come back from the log on the next visit, ink, timers and computer players inclu
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Callable
 from typing import Any
 
 import httpx
 
 from atelier.ink.synth import DEVICES, record
-from conftest import Client, ServerProcess, create_room, open_client, seated_room, wait_until
+from support.client import Client, open_client, seated_room
+from support.log import logged_events
+from support.server import ServerProcess, create_room, wait_until
 
 
 def health(srv: ServerProcess) -> dict[str, Any]:
@@ -19,10 +20,8 @@ def health(srv: ServerProcess) -> dict[str, Any]:
 
 
 def timeouts_logged(db: str, code: str) -> int:
-    with sqlite3.connect(db) as conn:
-        rows = conn.execute("select data from events where room = ? and kind = 'action'",
-                            (code,)).fetchall()
-    return sum(1 for (data,) in rows if '"timeout"' in data)
+    return sum(1 for row in logged_events(db, code, "action")
+               if row.data["action"]["type"] == "timeout")
 
 
 async def test_an_idle_room_leaves_memory_and_comes_back_intact(

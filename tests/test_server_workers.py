@@ -9,7 +9,8 @@ from collections.abc import Callable
 import httpx
 
 from atelier.server.workers import owner, room_in_request_line
-from conftest import Client, ServerProcess, create_room, seated_room, wait_until
+from support.client import Client, seated_room
+from support.server import ServerProcess, create_room, wait_until
 
 
 def test_the_room_code_is_read_from_every_room_path() -> None:

@@ -12,8 +12,16 @@ from collections.abc import Callable
 
 import pytest
 
-from conftest import ServerProcess, create_room
-from ws_raw import close_code, eof, frames_until_close, hello, masked, raw_upgrade, read_frame
+from support.server import ServerProcess, create_room
+from support.ws_raw import (
+    close_code,
+    eof,
+    frames_until_close,
+    hello,
+    masked,
+    raw_upgrade,
+    read_frame,
+)
 
 
 async def welcomed(srv: ServerProcess) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import httpx
 
+from atelier.games.core import JSON
 from atelier.games.registry import GAME_NAMES, get_game
-from conftest import ServerProcess, create_room
+from support.server import ServerProcess, create_room
 
 
 def test_every_game_keeps_its_setting_names_and_hides_only_secrets() -> None:
@@ -26,7 +27,7 @@ def test_every_game_keeps_its_setting_names_and_hides_only_secrets() -> None:
     assert {k: v for k, v in public.items() if not k.startswith("custom")} == {
         k: v for k, v in full.items() if not k.startswith("custom")}
     pictomania = get_game("pictomania")
-    cards = [{"id": f"c{i}", "level": 2, "words": [f"x{i}{j}" for j in "abcdefg"]}
+    cards: list[JSON] = [{"id": f"c{i}", "level": 2, "words": [f"x{i}{j}" for j in "abcdefg"]}
              for i in range(3)]
     full = pictomania.validate_settings({"custom_cards": cards}, 3)
     assert pictomania.public_settings(full)["custom_cards"] == [{"level": 2}] * 3

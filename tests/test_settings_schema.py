@@ -16,7 +16,7 @@ from atelier.games.piet.rules import SETUPS
 from atelier.games.registry import GAME_NAMES, get_game
 from atelier.games.settings import Language
 from atelier.i18n import LANGUAGES
-from conftest import ServerProcess
+from support.server import ServerProcess
 
 
 def scalar_bounds(schema: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:

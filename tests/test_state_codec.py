@@ -77,7 +77,7 @@ def test_every_state_in_play_comes_back_from_its_save(
 def test_saved_forms_keep_the_shape_earlier_releases_wrote() -> None:
     pictomania = get_game("pictomania")
     state = states_in_play("pictomania", 4, {}, seed=3)[-1]
-    data = pictomania.dump(state)
+    data: Any = pictomania.dump(state)
     card = data["pool"][0]
     assert isinstance(card, list) and len(card) == 3 and isinstance(card[2], list)
     assert all(isinstance(guess, list) for seat in data["seats"] for guess in seat["stack"])
@@ -87,7 +87,7 @@ def test_saved_forms_keep_the_shape_earlier_releases_wrote() -> None:
     incognito = get_game("incognito")
     voting = next(s for s in states_in_play("incognito", 4, {"countdown": 0}, seed=3)
                   if any(s.votes))
-    votes = incognito.dump(voting)["votes"]
+    votes: Any = incognito.dump(voting)["votes"]
     assert any(votes) and all(isinstance(pair, list) and len(pair) == 2
                               for voter in votes for pair in voter)
     assert incognito.load(incognito.dump(voting)).votes == voting.votes

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import func, select
 
 from atelier.store import Conflict, InkRow, Store, open_store
-from conftest import PG_URL
+from support.server import PG_URL
 
 
 @pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])

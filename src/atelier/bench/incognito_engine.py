@@ -12,6 +12,7 @@ import sys
 import time
 from collections.abc import Callable
 
+from atelier.games.core import JSON
 from atelier.games.incognito import GAME
 from atelier.games.incognito.engine import State
 from atelier.tools.score_incognito import score_text
@@ -34,7 +35,7 @@ def main(argv: list[str]) -> int:
     for seat in range(6):
         state = GAME.apply(state, seat, {"type": "done_drawing"}, 0.0)
     voting = state
-    votes = [(v, {"type": "vote", "author": a, "tile": i + 1})
+    votes: list[tuple[int, dict[str, JSON]]] = [(v, {"type": "vote", "author": a, "tile": i + 1})
              for v in range(6) for i, a in enumerate(x for x in range(6) if x != v)]
 
     def vote_all() -> State:

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from atelier.bench.sketch import GAME
+from atelier.games.core import JSON
 from atelier.hub.base import LocalHub
 from atelier.ink.synth import DEVICES, record
 from atelier.server import fanout
@@ -43,7 +44,7 @@ async def _commit(room: LiveRoom, decide: Any) -> m.Event:
 
 
 def _room(code: str, players: int) -> LiveRoom:
-    created = {"settings": GAME.validate_settings({}, GAME.min_seats), "seed": 1,
+    created: dict[str, JSON] = {"settings": GAME.validate_settings({}, GAME.min_seats), "seed": 1,
                "language": "en"}
     model = m.new_model(code, GAME, created, 0.0)
     colours = list(m.COLOUR_HEX)

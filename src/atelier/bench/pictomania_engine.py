@@ -10,7 +10,7 @@ import sys
 import time
 from typing import Any
 
-from atelier.games.core import SYSTEM
+from atelier.games.core import JSON, SYSTEM
 from atelier.games.pictomania import GAME
 
 NAMES = ["a", "b", "c", "d", "e", "f"]
@@ -32,7 +32,7 @@ def main(argv: list[str]) -> int:
     except Exception:  # the built-in deck may be missing while it is written
         state = GAME.new(_settings(), NAMES, 1)
     drawing = GAME.apply(state, SYSTEM, {"type": "advance"}, 0.0)
-    actions = [
+    actions: list[tuple[int, dict[str, JSON]]] = [
         (p, {"type": "guess", "target": t, "number": n})
         for p in range(6)
         for n, t in enumerate([t for t in range(6) if t != p], start=1)

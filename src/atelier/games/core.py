@@ -24,13 +24,27 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar, runtime_checkable
+
+from atelier.jsoncheck import as_ints
 
 if TYPE_CHECKING:
     from atelier.games.actions import ActionSchema
     from atelier.games.settings import SettingsModel
 
-JSON = Any
+if TYPE_CHECKING:
+    # Read-only containers, so a list[str] or dict[str, int] is JSON as it is
+    # (list and dict are invariant: a list[str] is not a list[JSON]).
+    JSON: TypeAlias = Mapping[str, "JSON"] | Sequence["JSON"] | str | int | float | bool | None
+else:
+    # At run time pydantic (the log's event models, the states' codec) takes a
+    # JSON value as it is: it came from json.loads or from the game's own code,
+    # and the game's schemas check its contents. Walking a whole saved state
+    # again would only cost time.
+    JSON = Any
+"""A JSON value, as ``json.loads`` returns it: what states, views, settings,
+actions and logged events are made of. A real type, so mypy checks that code
+reading one narrows it (``isinstance``) or validates it first."""
 SYSTEM = -1
 """The seat the server acts as when a deadline passes."""
 
@@ -51,7 +65,7 @@ Handler = Callable[[S, int, Mapping[str, JSON], float], None]
 A game's ``apply`` finds it in a table (by action type, or by phase and type)."""
 
 
-RngState = tuple[Any, ...]
+RngState = tuple[int, tuple[int, ...], float | None]
 """``random.Random.getstate()``. A game state keeps its generator as this
 immutable value, so the state's copies share it safely, and draws through
 :func:`rolling`."""
@@ -82,7 +96,9 @@ def rng_to_json(rng: RngState) -> list[JSON]:
 
 def rng_from_json(data: Sequence[JSON]) -> RngState:
     version, internal, gauss = data
-    return (version, tuple(internal), gauss)
+    if not isinstance(version, int) or not (gauss is None or isinstance(gauss, float)):
+        raise TypeError(f"not a generator state: {data!r}")
+    return (version, tuple(as_ints(internal)), gauss)
 
 
 class Game(Protocol[S]):

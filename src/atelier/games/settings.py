@@ -10,7 +10,7 @@ the rounds) stay in each game's own ``validate_settings``::
     class RoomSettings(SettingsModel):
         rounds: Annotated[int, Field(ge=1, le=10)] = 3
 
-    values = checked(RoomSettings, raw)   # RuleError("bad_settings", field=...)
+    full = checked(RoomSettings, settings)   # RuleError("bad_settings", field=...)
 """
 
 from __future__ import annotations
@@ -41,19 +41,19 @@ def defaults(model: type[SettingsModel]) -> dict[str, JSON]:
             for name, field in model.model_fields.items()}
 
 
-def checked(model: type[SettingsModel], raw: Mapping[str, JSON]) -> dict[str, JSON]:
+def checked(model: type[SettingsModel], settings: Mapping[str, JSON]) -> dict[str, JSON]:
     """The settings with defaults filled in, every field checked against the
     declaration. The values are kept as sent (a countdown of 5 stays 5, not 5.0),
     so what the log stores is what the host chose."""
-    if not isinstance(raw, Mapping):
+    if not isinstance(settings, Mapping):
         raise RuleError("bad_settings", field="settings")
     try:
-        model.model_validate(dict(raw))
+        model.model_validate(dict(settings))
     except ValidationError as err:
         location = err.errors()[0]["loc"]
         raise RuleError("bad_settings",
                         field=str(location[0]) if location else "settings") from None
-    return {**defaults(model), **copy.deepcopy(dict(raw))}
+    return {**defaults(model), **copy.deepcopy(dict(settings))}
 
 
 def schema(model: type[SettingsModel]) -> dict[str, JSON]:

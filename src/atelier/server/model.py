@@ -12,12 +12,13 @@ import hashlib
 import hmac
 import random
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from atelier.errors import require
 from atelier.games.core import (
+    JSON,
     SYSTEM,
     BotGame,
     DealingGame,
@@ -26,6 +27,8 @@ from atelier.games.core import (
     ScoredGame,
     winners,
 )
+from atelier.server import events
+from atelier.server.events import Event as Event  # the other server modules name it here
 
 if TYPE_CHECKING:
     from atelier.store import EventRow
@@ -43,8 +46,6 @@ COLOUR_HEX: dict[str, str] = {
 }
 COLOURS: tuple[str, ...] = tuple(COLOUR_HEX)
 NAME_MAX = 20
-
-Event = tuple[str, dict[str, Any]]
 
 
 def hash_token(token: str) -> str:
@@ -67,7 +68,7 @@ class Player:
 class RoomModel:
     code: str
     game: Game[Any]
-    settings: dict[str, Any]
+    settings: dict[str, JSON]
     seed: int
     language: str
     created: float
@@ -87,7 +88,7 @@ class RoomModel:
     # Players gone during the current game (left or removed): their seats stay.
     gone: dict[str, Player] = field(default_factory=dict)
     # Every finished game in this room, for the running totals (see _record_result).
-    played: list[dict[str, Any]] = field(default_factory=list)
+    played: list[dict[str, JSON]] = field(default_factory=list)
     # What the room's games have dealt (opaque ids): the next game avoids them.
     dealt: list[str] = field(default_factory=list)
 
@@ -168,112 +169,119 @@ class RoomModel:
 
     # -- the one place events take effect -------------------------------------
 
-    def apply_event(self, seq: int, kind: str, data: dict[str, Any], state: Any = None) -> None:
+    def apply_event(self, seq: int, kind: str, data: dict[str, JSON],
+                    state: object = None) -> None:
         """Apply logged event ``seq``. ``state``: the next game state when the
         caller has just computed it (so live play does not apply twice)."""
-        if kind == "joined":
-            self.players.append(
-                Player(data["player"], data["name"], data["colour"], data["token_hash"])
-            )
-            self.joined_count += 1
-            if data.get("host"):
-                self.host = data["player"]
-                self.host_key_hash = None
-            elif self.host is None and data.get("host") is not False:
-                # "host": false: the creator was there, about to sit down
-                self.host = data["player"]
-        elif kind == "left":
-            gone = self.player(data["player"])
-            if gone is not None and self.phase != "lobby" and gone.seat is not None:
-                gone.removed = True
-                self.gone[gone.id] = gone
-            self.players = [p for p in self.players if p.id != data["player"]]
-            if self.host == data["player"]:
-                self.host = self.players[0].id if self.players else None
-        elif kind == "renamed":
-            p = self.player(data["player"])
-            if p is not None:
-                p.name = data["name"]
-        elif kind == "host":
-            self.host = data["player"]
-        elif kind == "settings":
-            self.settings = data["settings"]
-        elif kind == "started":
-            self.settings = data["settings"]
-            self.games_started += 1
-            self.seats = list(data["seats"])
-            self.computers = {
-                int(seat): Player(f"c{seat}", name, "", seat=int(seat), computer=True)
-                for seat, name in data["computers"].items()
-            }
-            for seat, pid in enumerate(self.seats):
-                p = self.player(pid)
+        match events.parse(kind, data):
+            case events.Joined() as e:
+                self.players.append(Player(e.player, e.name, e.colour, e.token_hash))
+                self.joined_count += 1
+                if e.host:
+                    self.host = e.player
+                    self.host_key_hash = None
+                elif self.host is None and e.host is not False:
+                    # "host": false: the creator was there, about to sit down
+                    self.host = e.player
+            case events.Left() as e:
+                gone = self.player(e.player)
+                if gone is not None and self.phase != "lobby" and gone.seat is not None:
+                    gone.removed = True
+                    self.gone[gone.id] = gone
+                self._drop(e.player)
+            case events.Renamed() as e:
+                p = self.player(e.player)
                 if p is not None:
-                    p.seat = seat
-            if "initial" in data:
-                self.state = self.game.load(data["initial"])
-            else:  # logged before the first state was kept
-                names = [p.name for p in self.all_players()]
-                self.state = self.game.new(self.settings, names, self.seed)
-            self.phase = "playing"
-            if self.game.is_over(self.state):
-                self.phase = "over"
-                self._record_result()
-        elif kind == "action":
-            if state is None:
-                state = self.game.apply(self.state, data["seat"], data["action"], data["now"])
-            self.state = state
-            if self.game.is_over(state) and self.phase != "over":
-                self.phase = "over"
-                self._record_result()
-        elif kind == "removed":
-            # A player out of a running game: the seat stays (the game treats it
-            # as done from now on); the person may watch.
-            if state is None:
-                action = {"type": "remove", "seat": data["seat"]}
-                state = self.game.apply(self.state, SYSTEM, action, data["now"])
-            self.state = state
-            gone = self.player(data["player"])
-            if gone is not None:
-                gone.removed = True
-                gone.out_by = data.get("by")
-                self.gone[gone.id] = gone
-            self.players = [p for p in self.players if p.id != data["player"]]
-            if self.host == data["player"]:
-                self.host = self.players[0].id if self.players else None
-            if self.game.is_over(state) and self.phase != "over":
-                self.phase = "over"
-                self._record_result()
-        elif kind == "again":
-            self.phase = "lobby"
-            self.state = None
-            self.seats = []
-            self.computers = {}
-            self.gone = {}
-            for p in self.players:
-                p.seat = None
-            self.dealt = list(data["dealt"])
+                    p.name = e.name
+            case events.HostChanged() as e:
+                self.host = e.player
+            case events.SettingsChanged() as e:
+                self.settings = e.settings
+            case events.Started() as e:
+                self._start(e)
+            case events.Acted() as e:
+                if state is None:
+                    state = self.game.apply(self.state, e.seat, e.action, e.now)
+                self._set_state(state)
+            case events.Removed() as e:
+                # A player out of a running game: the seat stays (the game treats
+                # it as done from now on); the person may watch.
+                if state is None:
+                    action: dict[str, JSON] = {"type": "remove", "seat": e.seat}
+                    state = self.game.apply(self.state, SYSTEM, action, e.now)
+                gone = self.player(e.player)
+                if gone is not None:
+                    gone.removed = True
+                    gone.out_by = e.by
+                    self.gone[gone.id] = gone
+                self._drop(e.player)
+                self._set_state(state)
+            case events.Again() as e:
+                self.phase = "lobby"
+                self.state = None
+                self.seats = []
+                self.computers = {}
+                self.gone = {}
+                for p in self.players:
+                    p.seat = None
+                self.dealt = list(e.dealt)
         self.seq = seq
 
+    def _drop(self, player_id: str) -> None:
+        """The player is out of the room; the host role passes on if it was theirs."""
+        self.players = [p for p in self.players if p.id != player_id]
+        if self.host == player_id:
+            self.host = self.players[0].id if self.players else None
 
-def new_model(code: str, game: Game[Any], created: dict[str, Any], at: float) -> RoomModel:
+    def _start(self, e: events.Started) -> None:
+        self.settings = e.settings
+        self.games_started += 1
+        self.seats = list(e.seats)
+        self.computers = {
+            int(seat): Player(f"c{seat}", name, "", seat=int(seat), computer=True)
+            for seat, name in e.computers.items()
+        }
+        for seat, pid in enumerate(self.seats):
+            p = self.player(pid)
+            if p is not None:
+                p.seat = seat
+        if e.initial is not None:
+            self.state = self.game.load(e.initial)
+        else:  # logged before the first state was kept
+            names = [p.name for p in self.all_players()]
+            self.state = self.game.new(self.settings, names, self.seed)
+        self.phase = "playing"
+        if self.game.is_over(self.state):
+            self.phase = "over"
+            self._record_result()
+
+    def _set_state(self, state: object) -> None:
+        """The game's next state; on the move that ends it, the room's game is over."""
+        self.state = state
+        if self.game.is_over(state) and self.phase != "over":
+            self.phase = "over"
+            self._record_result()
+
+
+def new_model(code: str, game: Game[Any], created: dict[str, JSON], at: float) -> RoomModel:
+    first = events.Created.model_validate(created)
     return RoomModel(
         code=code,
         game=game,
-        settings=created["settings"],
-        seed=created["seed"],
-        language=created["language"],
+        settings=first.settings,
+        seed=first.seed,
+        language=first.language,
         created=at,
-        host_key_hash=created.get("host_key_hash"),
+        host_key_hash=first.host_key_hash,
     )
 
 
-def replay_log(code: str, game: Game[Any], events: Sequence[EventRow]) -> RoomModel:
+def replay_log(code: str, game: Game[Any], rows: Sequence[EventRow]) -> RoomModel:
     """The room rebuilt from its whole log, ``events[0]`` being its "created":
     how a restarted server resumes a room (and how the tests replay a game)."""
-    first = events[0]
+    first = rows[0]
     model = new_model(code, game, first.data, first.at)
-    for row in events[1:]:
+    for row in rows[1:]:
         model.apply_event(row.seq, row.kind, row.data)
     return model
 
@@ -317,20 +325,22 @@ def decide_join(room: RoomModel, name: str, colour: str, token_hash: str,
     humans_max = room.game.max_seats - len(room.lobby_computers())
     require(len(room.players) < min(humans_max, len(COLOURS)), "room_full")
     player_id = f"p{room.joined_count + 1}"
-    event: dict[str, Any] = {"player": player_id, "name": name, "colour": colour,
-                             "token_hash": token_hash}
     if host_key_matches(room, host_key):
-        event["host"] = True
+        host: bool | None = True
     elif room.host is None and creator_waits and room.host_key_hash is not None:
-        event["host"] = False
-    return "joined", event
+        host = False
+    else:  # no "host" key: host if the room has none
+        return events.Joined(player=player_id, name=name, colour=colour,
+                             token_hash=token_hash).as_event()
+    return events.Joined(player=player_id, name=name, colour=colour, token_hash=token_hash,
+                         host=host).as_event()
 
 
 def decide_unclaimed_host(room: RoomModel) -> Event:
     """The creator left without sitting down: the first player seated becomes
     host (the creator's key still makes them host if they come back to sit)."""
     require(room.host is None and bool(room.players), "not_host")
-    return "host", {"player": room.players[0].id}
+    return events.HostChanged(player=room.players[0].id).as_event()
 
 
 def removable(room: RoomModel) -> bool:
@@ -344,15 +354,17 @@ def decide_leave(room: RoomModel, player_id: str | None, now: float = 0.0) -> tu
         return _remove(room, player_id, now, "self")
     # After game over too: a player who goes is not in the next game.
     require(room.phase in ("lobby", "over"), "game_started")
-    return ("left", {"player": player_id, "by": "self"}), None
+    assert player_id is not None
+    return events.Left(player=player_id, by="self").as_event(), None
 
 
-def _remove(room: RoomModel, player_id: str | None, now: float, by: str) -> tuple[Event, Any]:
+def _remove(room: RoomModel, player_id: str | None, now: float,
+            by: events.By) -> tuple[Event, Any]:
     seat = room.seat_of(player_id)
     require(seat is not None, "not_a_player")
-    assert seat is not None
+    assert seat is not None and player_id is not None
     state = room.game.apply(room.state, SYSTEM, {"type": "remove", "seat": seat}, now)
-    return ("removed", {"player": player_id, "seat": seat, "now": now, "by": by}), state
+    return events.Removed(player=player_id, seat=seat, now=now, by=by).as_event(), state
 
 
 def decide_remove(room: RoomModel, player_id: str | None, target: str,
@@ -392,15 +404,17 @@ def decide_rename(room: RoomModel, player_id: str | None, name: str) -> Event:
         all(p.name.casefold() != name.casefold() for p in room.players if p.id != player_id),
         "name_taken",
     )
-    return "renamed", {"player": player_id, "name": name}
+    assert player_id is not None
+    return events.Renamed(player=player_id, name=name).as_event()
 
 
-def decide_settings(room: RoomModel, player_id: str | None, changes: dict[str, Any]) -> Event:
+def decide_settings(room: RoomModel, player_id: str | None,
+                    changes: Mapping[str, JSON]) -> Event:
     _require_host(room, player_id)
     _require_lobby(room)
     seats = max(len(room.players), room.game.min_seats)
     settings = room.game.validate_settings({**room.settings, **changes}, seats)
-    return "settings", {"settings": settings}
+    return events.SettingsChanged(settings=settings).as_event()
 
 
 def decide_kick(room: RoomModel, player_id: str | None, target: str,
@@ -413,13 +427,13 @@ def decide_kick(room: RoomModel, player_id: str | None, target: str,
     _require_lobby(room)
     require(room.player(target) is not None, "unknown_player")
     require(target != player_id, "cannot_kick_self")
-    return ("left", {"player": target, "by": "host"}), None
+    return events.Left(player=target, by="host").as_event(), None
 
 
 def decide_host(room: RoomModel, player_id: str | None, target: str) -> Event:
     _require_host(room, player_id)
     require(room.player(target) is not None, "unknown_player")
-    return "host", {"player": target}
+    return events.HostChanged(player=target).as_event()
 
 
 def decide_start(room: RoomModel, player_id: str | None) -> Event:
@@ -443,14 +457,14 @@ def decide_start(room: RoomModel, player_id: str | None) -> Event:
         initial = game.new_avoiding(settings, names, seed, room.dealt)
     else:
         initial = game.new(settings, names, seed)
-    return "started", {
-        "settings": settings,
-        "seats": seats,
-        "computers": {str(k): v for k, v in computers.items()},
+    return events.Started(
+        settings=settings,
+        seats=seats,
+        computers={str(k): v for k, v in computers.items()},
         # The first state itself, not only its recipe: a game started before a
         # release that changed the decks replays with the cards it was dealt.
-        "initial": game.dump(initial),
-    }
+        initial=game.dump(initial),
+    ).as_event()
 
 
 def decide_again(room: RoomModel, player_id: str | None) -> Event:
@@ -461,11 +475,11 @@ def decide_again(room: RoomModel, player_id: str | None) -> Event:
     dealt = list(room.dealt)
     if isinstance(room.game, DealingGame):
         dealt = list(room.game.dealt(room.state))
-    return "again", {"dealt": dealt}
+    return events.Again(dealt=dealt).as_event()
 
 
 def decide_action(
-    room: RoomModel, seat: int | None, action: dict[str, Any], now: float
+    room: RoomModel, seat: int | None, action: Mapping[str, JSON], now: float
 ) -> tuple[Event, Any]:
     """The action event and the state it leads to."""
     action = room.game.actions.validate(action)
@@ -473,7 +487,7 @@ def decide_action(
     require(seat is not None, "not_a_player")
     assert seat is not None
     state = room.game.apply(room.state, seat, action, now)
-    return ("action", {"seat": seat, "action": action, "now": now}), state
+    return events.Acted(seat=seat, action=action, now=now).as_event(), state
 
 
 def decide_next(room: RoomModel, player_id: str | None, now: float) -> tuple[Event, Any]:

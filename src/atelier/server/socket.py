@@ -313,7 +313,7 @@ class Session:
                                      room.creator_waits(self.rooms.creator_wait)), None),
         )
         # the new player learns their token and seat before the state that shows them
-        player = room.model.player(event[1]["player"])
+        player = room.model.player(str(event[1]["player"]))
         assert player is not None
         conn.player_id = player.id
         conn.send(views.joined_message(room.model, player, token))

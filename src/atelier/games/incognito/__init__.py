@@ -6,9 +6,17 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from atelier.games.core import JSON, DrawingGame
-from atelier.games.incognito import engine, legal, settings
+from atelier.games.incognito import engine, legal
 from atelier.games.incognito.actions import ACTIONS
 from atelier.games.incognito.engine import DRAWING, State
+from atelier.games.incognito.settings import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Settings,
+    default_settings,
+    public_settings,
+    validate_settings,
+)
 from atelier.games.incognito.view import view as _view
 
 INK_TOOLS = frozenset({"pen", "eraser", "undo", "clear"})
@@ -18,26 +26,26 @@ INK_TOOLS = frozenset({"pen", "eraser", "undo", "clear"})
 class Incognito:
     name = "incognito"
     actions = ACTIONS
-    min_seats = settings.MIN_PLAYERS
-    max_seats = settings.MAX_PLAYERS
-    settings_model = settings.Settings
+    min_seats = MIN_PLAYERS
+    max_seats = MAX_PLAYERS
+    settings_model = Settings
     seats_removable = True  # the host may take a player out mid-game (SYSTEM "remove")
 
     def default_settings(self) -> dict[str, JSON]:
-        return settings.default_settings()
+        return default_settings()
 
-    def validate_settings(self, values: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
-        return settings.validate_settings(values, seats)
+    def validate_settings(self, settings: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
+        return validate_settings(settings, seats)
 
-    def public_settings(self, values: Mapping[str, JSON]) -> dict[str, JSON]:
-        return settings.public_settings(values)
+    def public_settings(self, settings: Mapping[str, JSON]) -> dict[str, JSON]:
+        return public_settings(settings)
 
-    def new(self, values: Mapping[str, JSON], seats: Sequence[str], seed: int) -> State:
-        return engine.new(values, seats, seed)
+    def new(self, settings: Mapping[str, JSON], seats: Sequence[str], seed: int) -> State:
+        return engine.new(settings, seats, seed)
 
-    def new_avoiding(self, values: Mapping[str, JSON], seats: Sequence[str], seed: int,
+    def new_avoiding(self, settings: Mapping[str, JSON], seats: Sequence[str], seed: int,
                      dealt: Sequence[str]) -> State:
-        return engine.new(values, seats, seed, dealt)
+        return engine.new(settings, seats, seed, dealt)
 
     def dealt(self, state: State) -> list[str]:
         return list(state.memory)

@@ -30,7 +30,7 @@ from atelier.games.incognito.settings import (
     pools,
     validate_settings,
 )
-from atelier.jsoncheck import is_int
+from atelier.jsoncheck import as_int, as_ints, as_number, is_int
 
 DRAWING, VOTING, SCORED, OVER = "drawing", "voting", "scored", "over"
 
@@ -132,7 +132,7 @@ def new(settings: Mapping[str, JSON], seats: Sequence[str], seed: int,
         raise RuleError("seat_count", min=MIN_PLAYERS, max=MAX_PLAYERS)
     full = validate_settings(settings, len(seats))
     words, locations = pools(full)
-    rounds = int(full["rounds"])
+    rounds = as_int(full["rounds"])
     state = State(
         settings=full,
         names=list(seats),
@@ -196,7 +196,7 @@ def _limit_end(state: State) -> float | None:
     limit = state.settings["drawing_time_limit"]
     if limit is None or state.started is None:
         return None
-    return state.started + float(limit)
+    return state.started + as_number(limit)
 
 
 def deadline(state: State) -> float | None:
@@ -245,7 +245,7 @@ def _advance(state: State, seat: int, action: Mapping[str, JSON], now: float) ->
         # The host hurries a table that waits on absent players: the same
         # countdown the rules start once all but one are finished.
         require(state.countdown_end is None, "wrong_phase")
-        state.countdown_end = now + float(state.settings["countdown"])
+        state.countdown_end = now + as_number(state.settings["countdown"])
     else:
         require(state.phase == SCORED, "wrong_phase")
         _next_round(state, now)
@@ -277,7 +277,7 @@ def _done_drawing(state: State, seat: int, action: Mapping[str, JSON], now: floa
     if all(done):
         _start_voting(state)
     elif sum(done) >= state.seats - 1 and state.countdown_end is None:
-        state.countdown_end = now + float(state.settings["countdown"])
+        state.countdown_end = now + as_number(state.settings["countdown"])
 
 
 def _start_voting(state: State) -> None:
@@ -315,7 +315,7 @@ def _after_voting_progress(state: State, now: float) -> None:
     if finished == state.seats:
         _end_voting(state)
     elif finished >= state.seats - 1 and state.countdown_end is None:
-        state.countdown_end = now + float(state.settings["countdown"])
+        state.countdown_end = now + as_number(state.settings["countdown"])
 
 
 def _timeout(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
@@ -359,13 +359,13 @@ def _end_voting(state: State) -> None:
     state.results.append(_reveal(state, words, result.found_by, result.finding_points,
                                  result.author_points))
     state.confirmed = [c or state.is_removed(s) for s, c in enumerate(state.confirmed)]
-    state.phase = OVER if state.round >= int(state.settings["rounds"]) else SCORED
+    state.phase = OVER if state.round >= as_int(state.settings["rounds"]) else SCORED
 
 
 def _reveal(state: State, words: dict[int, int], found_by: dict[int, list[int]],
             finding: dict[int, int], author: dict[int, int]) -> dict[str, JSON]:
     """The public account of a scored round."""
-    drawings = []
+    drawings: list[JSON] = []
     for a in range(state.seats):
         voters = [v for v in range(state.seats) if v != a]
         drawings.append({
@@ -452,7 +452,7 @@ def _remove(state: State, seat: int, action: Mapping[str, JSON], now: float) -> 
     if state.phase == DRAWING and not all(state.done_drawing):
         remaining = sum(state.done_drawing)
         if remaining >= state.seats - 1 and state.countdown_end is None:
-            state.countdown_end = now + float(state.settings["countdown"])
+            state.countdown_end = now + as_number(state.settings["countdown"])
     _move_on(state, now)
 
 
@@ -461,8 +461,7 @@ def _seat_list(state: State, value: JSON) -> list[int]:
             and all(is_int(s) and 0 <= s < state.seats
                     for s in value)
             and len(set(value)) == len(value), "bad_action")
-    seats: list[int] = value
-    return seats
+    return as_ints(value)
 
 
 def _confirm(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:

@@ -22,7 +22,8 @@ def legal_actions(state: State, seat: int) -> list[dict[str, JSON]]:
             return []
         ballot = state.votes[seat]
         free = [t for t in range(1, TILES + 1) if t not in ballot.values()]
-        return [{"type": "done_voting"}] + [
+        done: list[dict[str, JSON]] = [{"type": "done_voting"}]
+        return done + [
             {"type": "vote", "author": author, "tile": tile}
             for author in range(state.seats) if author != seat and author not in ballot
             for tile in free]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Annotated, Any
 
 from pydantic import Field
@@ -11,6 +11,7 @@ from atelier.content.decks import incognito_content
 from atelier.errors import RuleError, require
 from atelier.games.core import JSON
 from atelier.games.settings import Language, SettingsModel, checked, defaults
+from atelier.jsoncheck import as_int, as_list, as_strs
 
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
@@ -44,13 +45,14 @@ def default_settings() -> dict[str, JSON]:
     return defaults(Settings)
 
 
-def _clean_items(value: Any, field: str) -> list[str]:
+def _clean_items(value: JSON, field: str) -> list[str]:
     """Custom word or location list: stripped, non-empty, duplicates (any case) dropped,
     so that no word repeats within a game."""
     seen: set[str] = set()
     items: list[str] = []
-    for raw in value:
-        require(isinstance(raw, str), "bad_settings", field=field)
+    for raw in as_list(value):
+        if not isinstance(raw, str):
+            raise RuleError("bad_settings", field=field)
         text = " ".join(raw.split())
         require(0 < len(text) <= MAX_ITEM_LENGTH, "bad_settings", field=field)
         if text.casefold() not in seen:
@@ -63,7 +65,7 @@ def validate_settings(settings: Mapping[str, JSON], seats: int) -> dict[str, JSO
     """The full settings with defaults filled in; RuleError if a value is invalid or the
     words or locations cannot last the whole game for ``seats`` players."""
     result = checked(Settings, settings)
-    rounds = result["rounds"]
+    rounds = as_int(result["rounds"])
     result["custom_words"] = _clean_items(result["custom_words"], "custom_words")
     result["custom_locations"] = _clean_items(result["custom_locations"], "custom_locations")
 
@@ -95,13 +97,12 @@ def pools(settings: Mapping[str, JSON]) -> tuple[list[str], list[str]]:
     """(words, locations) to deal from: a custom list replaces the built-in deck of the
     room's language; built-in duplicates are dropped too."""
     deck_words, deck_locations = incognito_content(str(settings["language"]))
-    words: list[str] = list(settings["custom_words"]) or _unique(w.text for w in deck_words)
-    locations: list[str] = (list(settings["custom_locations"])
-                            or _unique(x.text for x in deck_locations))
+    words = as_strs(settings["custom_words"]) or _unique(w.text for w in deck_words)
+    locations = as_strs(settings["custom_locations"]) or _unique(x.text for x in deck_locations)
     return words, locations
 
 
-def _unique(texts: Any) -> list[str]:
+def _unique(texts: Iterable[str]) -> list[str]:
     seen: set[str] = set()
     out: list[str] = []
     for text in texts:

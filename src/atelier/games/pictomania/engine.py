@@ -8,22 +8,21 @@ void drawings; players confirm) -> next round's ``display``, or ``over``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from atelier.content.decks import LEVELS, Card
 from atelier.errors import RuleError, require
-from atelier.games.core import SYSTEM, Handler, rolling, seeded, winners
+from atelier.games.core import JSON, SYSTEM, Handler, rolling, seeded, winners
 from atelier.games.pictomania import settings as settings_mod
 from atelier.games.pictomania import tokens
 from atelier.games.pictomania.reveal import is_void, labels, round_result
 from atelier.games.pictomania.state import Seat, State
-from atelier.jsoncheck import is_int, is_number
+from atelier.jsoncheck import as_int, as_ints, as_list, as_number, as_object, is_int, is_number
 
 NUMBERS = tuple(range(1, 8))
 
 
 def new(
-    raw_settings: Mapping[str, Any], names: Sequence[str], seed: int, dealt: Sequence[str] = ()
+    settings: Mapping[str, JSON], names: Sequence[str], seed: int, dealt: Sequence[str] = ()
 ) -> State:
     """A new game; ``dealt``: cards the room's earlier games dealt, drawn again
     only once their level has no other card left."""
@@ -34,10 +33,10 @@ def new(
         min=tokens.MIN_PLAYERS,
         max=tokens.MAX_PLAYERS,
     )
-    s = settings_mod.validate(raw_settings)
-    black = s["black_token_values"] or list(
-        tokens.black_tokens(s["edition"], s["competitive"], players)
-    )
+    s = settings_mod.validate(settings)
+    black = (as_ints(s["black_token_values"]) if s["black_token_values"]
+             else list(tokens.black_tokens(settings_mod.edition_of(s), bool(s["competitive"]),
+                                           players)))
     state = State(
         settings=s,
         names=[str(n) for n in names],
@@ -48,8 +47,9 @@ def new(
         used=[],
         ready=[False] * players,
         swaps_used=[0] * players,
-        player_tokens=s["player_token_values"] or list(tokens.player_tokens(players)),
-        black_table=list(black),
+        player_tokens=(as_ints(s["player_token_values"]) if s["player_token_values"]
+                       else list(tokens.player_tokens(players))),
+        black_table=black,
         totals=[0] * players,
         pool=tuple(settings_mod.card_pool(s)),
         memory=[str(card_id) for card_id in dealt],
@@ -59,11 +59,11 @@ def new(
     return state
 
 
-def apply(state: State, seat: int, action: Mapping[str, Any], now: float) -> State:
+def apply(state: State, seat: int, action: Mapping[str, JSON], now: float) -> State:
     """The state after ``seat`` does ``action``; RuleError leaves ``state`` as it was."""
-    if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+    kind = action.get("type") if isinstance(action, Mapping) else None
+    if not isinstance(kind, str):
         raise RuleError("bad_action")
-    kind = action["type"]
     if state.phase == "over":
         raise RuleError("game_over")
     if seat == SYSTEM:
@@ -88,7 +88,7 @@ def deadline(state: State) -> float | None:
     limit = state.settings["time_limit"]
     if state.phase != "drawing" or limit is None or state.started is None:
         return None
-    return float(state.started + limit)
+    return state.started + as_number(limit)
 
 
 def may_take_token(state: State, seat: int) -> bool:
@@ -111,13 +111,13 @@ def may_draw(state: State, seat: int) -> bool:
 
 
 def _show_cards(state: State) -> None:
-    level = state.settings["levels"][state.round - 1]
+    level = as_ints(state.settings["levels"])[state.round - 1]
     count = settings_mod.cards_per_round(state.settings)
     state.display = [_draw_card(state, level) for _ in range(count)]
     state.ready = [state.is_removed(p) for p in range(state.players)]
 
 
-def _draw_card(state: State, level: int) -> dict[str, Any]:
+def _draw_card(state: State, level: int) -> dict[str, JSON]:
     """A random unused card of ``level``, else of the nearest level that has one.
     Cards the room dealt before are passed over while the level has others;
     once it has none, the room starts that level afresh (forgets it)."""
@@ -146,7 +146,7 @@ def _unused_cards(state: State) -> list[Card]:
 
 def _spare_cards(state: State) -> bool:
     """Whether a card may be replaced: enough unused ones stay for the rounds to come."""
-    rounds_left: int = state.settings["rounds"] - state.round
+    rounds_left = as_int(state.settings["rounds"]) - state.round
     later = settings_mod.cards_per_round(state.settings) * rounds_left
     return len(_unused_cards(state)) > later
 
@@ -156,14 +156,14 @@ def may_replace(state: State, seat: int) -> bool:
     if state.phase != "display" or not _spare_cards(state):
         return False
     first = state.settings["edition"] == "first"
-    return not first or state.swaps_used[seat] < state.settings["card_swaps"]
+    return not first or state.swaps_used[seat] < as_int(state.settings["card_swaps"])
 
 
 def _levels_near(level: int) -> list[int]:
     return sorted(LEVELS, key=lambda lv: (abs(lv - level), lv))
 
 
-def _replace(state: State, seat: int, action: Mapping[str, Any], now: float) -> None:
+def _replace(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     names = labels(state.settings)[: len(state.display)]
     label = action.get("card")
     require(isinstance(label, str) and label in names, "bad_card")
@@ -171,22 +171,23 @@ def _replace(state: State, seat: int, action: Mapping[str, Any], now: float) -> 
     require(_spare_cards(state), "no_cards_left")
     if state.settings["edition"] == "first":
         # 1st edition: a limited number of swaps per player for the whole game.
-        require(state.swaps_used[seat] < state.settings["card_swaps"], "no_swaps_left")
+        require(state.swaps_used[seat] < as_int(state.settings["card_swaps"]), "no_swaps_left")
         state.swaps_used[seat] += 1
-    state.display[slot] = _draw_card(state, state.display[slot]["level"])
+    state.display[slot] = _draw_card(state, as_int(state.display[slot]["level"]))
     # Everyone must see the new card before the deal.
     state.ready = [state.is_removed(p) for p in range(state.players)]
 
 
-def _ready(state: State, seat: int, action: Mapping[str, Any], now: float) -> None:
+def _ready(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     value = action.get("ready", True)
     require(isinstance(value, bool), "bad_action")
+    assert isinstance(value, bool)
     state.ready[seat] = value
     if all(state.ready):
         _deal(state, now)
 
 
-def _deal_now(state: State, seat: int, action: Mapping[str, Any], now: float) -> None:
+def _deal_now(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     _deal(state, now)
 
 
@@ -216,15 +217,17 @@ def _deal(state: State, now: float) -> None:
 # --- drawing ----------------------------------------------------------------
 
 
-def _guess(state: State, seat: int, action: Mapping[str, Any], now: float) -> None:
-    target: Any = action.get("target")
-    number: Any = action.get("number")
+def _guess(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
+    target = action.get("target")
+    number = action.get("number")
     mine = state.seats[seat]
     require(not mine.finished, "already_finished")
     require(is_int(target) and 0 <= target < state.players, "bad_target")
     require(target != seat, "own_drawing")
-    require(not state.seats[target].out, "player_removed", name=state.names[target])
+    require(not state.seats[as_int(target)].out, "player_removed",
+            name=state.names[as_int(target)])
     require(is_int(number) and number in NUMBERS, "bad_number")
+    assert is_int(target) and is_int(number)
     stack = state.seats[target].stack
     require(all(by != seat for by, _ in stack), "already_guessed", name=state.names[target])
     require(number not in spent_numbers(state, seat), "number_spent", number=number)
@@ -233,7 +236,7 @@ def _guess(state: State, seat: int, action: Mapping[str, Any], now: float) -> No
         mine.locked = True  # 2nd edition: the first guess ends your drawing
 
 
-def _black(state: State, seat: int, action: Mapping[str, Any], now: float) -> None:
+def _black(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     mine = state.seats[seat]
     require(not mine.finished, "already_finished")
     require(bool(state.black_left), "no_black_tokens")
@@ -249,6 +252,7 @@ def _black(state: State, seat: int, action: Mapping[str, Any], now: float) -> No
     # 1st edition: always the token with the most stars still in the centre;
     # the 2nd edition lets you take any.
     require(not first or value == highest, "black_token_not_highest", value=value, highest=highest)
+    assert is_int(value)
     state.black_left.remove(value)
     mine.black = value
     mine.finished = True
@@ -259,7 +263,7 @@ def _black(state: State, seat: int, action: Mapping[str, Any], now: float) -> No
         _end_round(state, "finished")
 
 
-def _done(state: State, seat: int, action: Mapping[str, Any], now: float) -> None:
+def _done(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     mine = state.seats[seat]
     require(not mine.finished, "already_finished")
     mine.finished = True
@@ -267,17 +271,18 @@ def _done(state: State, seat: int, action: Mapping[str, Any], now: float) -> Non
         _end_round(state, "finished")
 
 
-def _canvas(state: State, seat: int, action: Mapping[str, Any], now: float) -> None:
+def _canvas(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     """The server reports whether a canvas shows pen ink (it sees the ink, the
     rules do not): sent when that changes, so the log replays the same."""
-    target: Any = action.get("seat")
-    drawn: Any = action.get("drawn")
+    target = action.get("seat")
+    drawn = action.get("drawn")
     require(is_int(target) and 0 <= target < state.players, "bad_target")
     require(isinstance(drawn, bool), "bad_action")
+    assert is_int(target) and isinstance(drawn, bool)
     state.seats[target].drawn = drawn
 
 
-def canvas_action(state: State, seat: int, blank: bool) -> dict[str, Any] | None:
+def canvas_action(state: State, seat: int, blank: bool) -> dict[str, JSON] | None:
     """The system action that tells the rules ``seat``'s canvas is (not)
     ``blank`` now, or None if they know already or it no longer matters."""
     if state.settings["edition"] != "first":
@@ -289,14 +294,14 @@ def canvas_action(state: State, seat: int, blank: bool) -> dict[str, Any] | None
     return {"type": "canvas", "seat": seat, "drawn": not blank}
 
 
-def _timeout(state: State, seat: int, action: Mapping[str, Any], now: float) -> None:
+def _timeout(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     due = deadline(state)
     require(due is not None, "wrong_phase")
     require(is_number(now) and now >= (due or 0.0), "timeout_early")
     _end_round(state, "time")
 
 
-def _stop(state: State, seat: int, action: Mapping[str, Any], now: float) -> None:
+def _stop(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     _end_round(state, "host")
 
 
@@ -316,11 +321,12 @@ def spent_numbers(state: State, seat: int) -> list[int]:
 # --- review -----------------------------------------------------------------
 
 
-def _void(state: State, seat: int, action: Mapping[str, Any], now: float) -> None:
-    target: Any = action.get("target", seat)
-    value: Any = action.get("void", True)
+def _void(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
+    target = action.get("target", seat)
+    value = action.get("void", True)
     require(is_int(target) and 0 <= target < state.players, "bad_target")
     require(isinstance(value, bool), "bad_action")
+    assert is_int(target) and isinstance(value, bool)
     drawing = state.seats[target]
     before = is_void(state, target)
     if target == seat:
@@ -335,13 +341,13 @@ def _void(state: State, seat: int, action: Mapping[str, Any], now: float) -> Non
             s.confirmed = state.is_removed(p)
 
 
-def _confirm(state: State, seat: int, action: Mapping[str, Any], now: float) -> None:
+def _confirm(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     state.seats[seat].confirmed = True
     if all(s.confirmed for s in state.seats):
         _finish_round(state)
 
 
-def _advance(state: State, seat: int, action: Mapping[str, Any], now: float) -> None:
+def _advance(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     _finish_round(state)
 
 
@@ -349,9 +355,9 @@ def _finish_round(state: State) -> None:
     result = round_result(state)
     result["final"] = True
     state.history.append(result)
-    for p, details in enumerate(result["players"]):
-        state.totals[p] += details["score"]
-    if state.round >= state.settings["rounds"]:
+    for p, details in enumerate(as_list(result["players"])):
+        state.totals[p] += as_int(as_object(details)["score"])
+    if state.round >= as_int(state.settings["rounds"]):
         state.phase = "over"
         return
     state.round += 1
@@ -398,7 +404,7 @@ def _move_on(state: State, now: float) -> None:
         _finish_round(state)
 
 
-def _skip(state: State, seat: int, action: Mapping[str, Any], now: float) -> None:
+def _skip(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     """``{"type": "skip", "seats": [...]}``: go on without those (absent) players,
     allowed only when they are all the phase still waits for."""
     seats = _seat_list(state, action.get("seats"))
@@ -410,12 +416,13 @@ def _skip(state: State, seat: int, action: Mapping[str, Any], now: float) -> Non
     _move_on(state, now)
 
 
-def _remove(state: State, seat: int, action: Mapping[str, Any], now: float) -> None:
+def _remove(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
     """``{"type": "remove", "seat": n}``: the seat plays no further part. Its
     drawing and guesses so far stay in this round's scoring; it is treated as
     done now and in every later phase, and later rounds deal it no drawing."""
-    target: Any = action.get("seat")
+    target = action.get("seat")
     require(is_int(target) and 0 <= target < state.players, "bad_target")
+    assert is_int(target)
     require(not state.is_removed(target), "player_removed", name=state.names[target])
     require(state.removed.count(False) > 2, "too_few_left", min=2)
     state.removed[target] = True
@@ -423,15 +430,14 @@ def _remove(state: State, seat: int, action: Mapping[str, Any], now: float) -> N
     _move_on(state, now)
 
 
-def _seat_list(state: State, value: Any) -> list[int]:
+def _seat_list(state: State, value: JSON) -> list[int]:
     require(
         isinstance(value, list) and len(value) > 0
         and all(is_int(p) and 0 <= p < state.players for p in value)
         and len(set(value)) == len(value),
         "bad_action",
     )
-    seats: list[int] = value
-    return seats
+    return as_ints(value)
 
 
 def game_winners(state: State) -> list[int]:

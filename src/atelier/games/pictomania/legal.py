@@ -7,18 +7,17 @@ out); it refuses any other. Tests play random games from it.
 
 from __future__ import annotations
 
-from typing import Any
-
+from atelier.games.core import JSON
 from atelier.games.pictomania.engine import NUMBERS, may_replace, may_take_token, spent_numbers
 from atelier.games.pictomania.reveal import labels
 from atelier.games.pictomania.state import State
 
 
-def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
+def legal_actions(state: State, seat: int) -> list[dict[str, JSON]]:
     if not 0 <= seat < state.players or state.is_removed(seat):
         return []
     if state.phase == "display":
-        actions: list[dict[str, Any]] = [{"type": "ready", "ready": r} for r in (True, False)]
+        actions: list[dict[str, JSON]] = [{"type": "ready", "ready": r} for r in (True, False)]
         if may_replace(state, seat):
             names = labels(state.settings)[: len(state.display)]
             actions += [{"type": "replace", "card": name} for name in names]
@@ -26,16 +25,17 @@ def legal_actions(state: State, seat: int) -> list[dict[str, Any]]:
     if state.phase == "drawing":
         return _drawing(state, seat)
     if state.phase == "review":
-        return [{"type": "confirm"}] + [
+        confirm: list[dict[str, JSON]] = [{"type": "confirm"}]
+        return confirm + [
             {"type": "void", "target": target, "void": void}
             for target in range(state.players) for void in (True, False)]
     return []
 
 
-def _drawing(state: State, seat: int) -> list[dict[str, Any]]:
+def _drawing(state: State, seat: int) -> list[dict[str, JSON]]:
     if state.seats[seat].finished:
         return []
-    actions: list[dict[str, Any]] = [{"type": "done"}]
+    actions: list[dict[str, JSON]] = [{"type": "done"}]
     if may_take_token(state, seat):
         # 1st edition: always the highest token; the 2nd lets a player take any.
         values = (sorted(set(state.black_left)) if state.settings["edition"] == "second"

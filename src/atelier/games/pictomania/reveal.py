@@ -7,16 +7,18 @@ never call :func:`round_result`.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
+from atelier.games.core import JSON
 from atelier.games.pictomania.scoring import Guess, PlayerScore, RoundInput, score_round
+from atelier.games.pictomania.settings import edition_of
 from atelier.games.pictomania.state import State
+from atelier.jsoncheck import as_ints, as_strs
 
 LETTERS = ("A", "B", "C")
 SYMBOLS = ("1", "2", "3", "4", "5", "6")
 
 
-def labels(settings: Mapping[str, Any]) -> tuple[str, ...]:
+def labels(settings: Mapping[str, JSON]) -> tuple[str, ...]:
     """How the cards on display are named: letters (2nd edition) or symbols (1st)."""
     return LETTERS if settings["edition"] == "second" else SYMBOLS
 
@@ -51,7 +53,7 @@ def letter_of(state: State, seat: int) -> str | None:
 def word_of(state: State, seat: int) -> str:
     mine = state.seats[seat]
     card = state.display[mine.letter if mine.letter is not None else 0]
-    words: list[str] = card["words"]
+    words = as_strs(card["words"])
     return words[mine.number - 1]
 
 
@@ -64,16 +66,16 @@ def round_input(state: State) -> RoundInput:
         player_tokens=state.player_tokens,
         void=frozenset(p for p in range(state.players) if is_void(state, p)),
         learning_round=is_learning_round(state),
-        edition=state.settings["edition"],
+        edition=edition_of(state.settings),
     )
 
 
-def cards_json(state: State) -> list[dict[str, Any]]:
+def cards_json(state: State) -> list[dict[str, JSON]]:
     names = labels(state.settings)
     return [{"label": names[i], **card} for i, card in enumerate(state.display)]
 
 
-def player_details(score: PlayerScore) -> dict[str, Any]:
+def player_details(score: PlayerScore) -> dict[str, JSON]:
     """One player's round, in the same words as the scorer's output."""
     return {
         "tokens_received": [{"from": src, "value": v} for src, v in score.received],
@@ -86,7 +88,7 @@ def player_details(score: PlayerScore) -> dict[str, Any]:
     }
 
 
-def round_result(state: State) -> dict[str, Any]:
+def round_result(state: State) -> dict[str, JSON]:
     """The full reveal of the round under review (scores provisional until final)."""
     scored = score_round(round_input(state))
     drawings = []
@@ -110,7 +112,7 @@ def round_result(state: State) -> dict[str, Any]:
         )
     return {
         "round": state.round,
-        "level": state.settings["levels"][state.round - 1],
+        "level": as_ints(state.settings["levels"])[state.round - 1],
         "learning_round": is_learning_round(state),
         "ended_by": state.ended_by,
         "cards": cards_json(state),

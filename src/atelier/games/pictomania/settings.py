@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, NoReturn
 
 from pydantic import Field
 
 from atelier.content.custom import cards_from_settings, check_confusables
 from atelier.content.decks import LEVELS, WORDS_PER_CARD, Card, pictomania_cards
 from atelier.errors import RuleError
+from atelier.games.core import JSON
+from atelier.games.pictomania.tokens import Edition
 from atelier.games.settings import Language, SettingsModel, checked, defaults
-from atelier.jsoncheck import is_int
+from atelier.jsoncheck import as_int, as_ints, as_list, as_object, as_str, as_strs, is_int
 
 MAX_ROUNDS = 12
 MAX_CUSTOM_CARDS = 500
@@ -53,11 +55,11 @@ class Settings(SettingsModel):
     custom_cards: list[Any] = Field(default=[], max_length=MAX_CUSTOM_CARDS)
 
 
-def default_settings() -> dict[str, Any]:
+def default_settings() -> dict[str, JSON]:
     return defaults(Settings)
 
 
-def public_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
+def public_settings(settings: Mapping[str, JSON]) -> dict[str, JSON]:
     """All of them: the rules hide who draws which card, not the deck. A custom
     deck (up to 64 KB) is cut to each card's level, all a lobby shows; its
     words are at GET /api/rooms/{code}/deck.json, so each state does not resend them."""
@@ -67,6 +69,10 @@ def public_settings(settings: Mapping[str, Any]) -> dict[str, Any]:
     return {**settings, "custom_cards": [{"level": c.get("level")} for c in cards]}
 
 
+def edition_of(settings: Mapping[str, JSON]) -> Edition:
+    return "first" if settings["edition"] == "first" else "second"
+
+
 def default_levels(rounds: int, kids: bool) -> list[int]:
     """Easiest first, reaching the hardest deck in the last round."""
     if kids:
@@ -74,38 +80,39 @@ def default_levels(rounds: int, kids: bool) -> list[int]:
     return [1 + (i * len(LEVELS)) // rounds for i in range(rounds)]
 
 
-def cards_per_round(settings: Mapping[str, Any]) -> int:
+def cards_per_round(settings: Mapping[str, JSON]) -> int:
     if settings["kids"]:
         return 1
     return 6 if settings["edition"] == "first" else 3
 
 
-def validate(raw: Mapping[str, Any]) -> dict[str, Any]:
+def validate(settings: Mapping[str, JSON]) -> dict[str, JSON]:
     """The complete settings; RuleError("bad_settings", field=...) if any is wrong."""
-    s = checked(Settings, raw)
-    out: dict[str, Any] = dict(s)
+    s = checked(Settings, settings)
+    out: dict[str, JSON] = dict(s)
     first = s["edition"] == "first"
     only_in = {"competitive": not first, "kids": first, "learning_round": not first}
     for flag, allowed in only_in.items():
         if s[flag] and not allowed:
             _bad(flag)
 
-    levels = s["levels"]
-    rounds = s["rounds"]
+    levels = None if s["levels"] is None else as_ints(s["levels"])
+    rounds = None if s["rounds"] is None else as_int(s["rounds"])
     if rounds is None:
         rounds = len(levels) if levels else (5 if first else 4)
         if rounds > MAX_ROUNDS:
             _bad("rounds")
     out["rounds"] = rounds
     if levels is None:
-        levels = default_levels(rounds, s["kids"])
+        levels = default_levels(rounds, bool(s["kids"]))
     if len(levels) != rounds:
         _bad("levels")
-    out["levels"] = list(levels)
+    out["levels"] = levels
     for field in ("player_token_values", "black_token_values"):
         if s[field] is not None:
-            out[field] = sorted(s[field], reverse=True)
-    out["custom_cards"] = _custom_cards(s["custom_cards"], s["language"], s["custom_mode"])
+            out[field] = sorted(as_ints(s[field]), reverse=True)
+    out["custom_cards"] = _custom_cards(s["custom_cards"], as_str(s["language"]),
+                                        as_str(s["custom_mode"]))
 
     needed = rounds * cards_per_round(out)
     if len(card_pool(out)) < needed:
@@ -113,10 +120,10 @@ def validate(raw: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def card_pool(settings: Mapping[str, Any]) -> list[Card]:
+def card_pool(settings: Mapping[str, JSON]) -> list[Card]:
     """Every card this game may show, built-in and custom, in a fixed order."""
     custom = [
-        Card(c["id"], c["level"], tuple(c["words"])) for c in settings["custom_cards"]
+        _card(as_object(c)) for c in as_list(settings["custom_cards"])
     ]
     if settings["custom_mode"] == "instead":
         return custom
@@ -124,27 +131,31 @@ def card_pool(settings: Mapping[str, Any]) -> list[Card]:
     return [card for level in LEVELS for card in builtin.get(level, ())] + custom
 
 
-def check_custom_confusables(settings: Mapping[str, Any]) -> None:
+def check_custom_confusables(settings: Mapping[str, JSON]) -> None:
     """RuleError if custom cards hold words one drawing cannot tell apart, among
     themselves or, played alongside, with the built-in cards of their level."""
-    custom = [Card(c["id"], c["level"], tuple(c["words"])) for c in settings["custom_cards"]]
+    custom = [_card(as_object(c)) for c in as_list(settings["custom_cards"])]
     if not custom:
         return
     builtin: list[Card] = []
     if settings["custom_mode"] == "alongside":
         builtin = [c for cards in pictomania_cards(settings["language"]).values() for c in cards]
-    check_confusables(custom, settings["language"], builtin)
+    check_confusables(custom, as_str(settings["language"]), builtin)
 
 
-def _custom_cards(value: Any, language: str, mode: str) -> list[dict[str, Any]]:
+def _card(card: Mapping[str, JSON]) -> Card:
+    return Card(as_str(card["id"]), as_int(card["level"]), tuple(as_strs(card["words"])))
+
+
+def _custom_cards(value: JSON, language: str, mode: str) -> list[dict[str, JSON]]:
     # The deck checker names the card and the problem, in the host's language.
     if value:
         cards_from_settings(value)
     taken: set[str] = set()
     if mode == "alongside":
         taken = {c.id for cards in pictomania_cards(language).values() for c in cards}
-    cards: list[dict[str, Any]] = []
-    for raw in value:
+    cards: list[dict[str, JSON]] = []
+    for raw in as_list(value or []):
         if not isinstance(raw, Mapping) or set(raw) - {"id", "level", "words", "theme"}:
             _bad("custom_cards")
         card_id, level, words = raw.get("id"), raw.get("level"), raw.get("words")
@@ -163,9 +174,9 @@ def _custom_cards(value: Any, language: str, mode: str) -> list[dict[str, Any]]:
     return cards
 
 
-def _int_in(value: Any, low: int, high: int) -> bool:
+def _int_in(value: JSON, low: int, high: int) -> bool:
     return is_int(value) and low <= value <= high
 
 
-def _bad(field: str) -> Any:
+def _bad(field: str) -> NoReturn:
     raise RuleError("bad_settings", field=field)

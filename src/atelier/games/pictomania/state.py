@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Annotated, Any
+from typing import Annotated
 
 from atelier.content.decks import Card
 from atelier.games.codec import SavedRng, StateCodec, saved_as
+from atelier.games.core import JSON
 
 SavedCard = Annotated[Card, *saved_as(
     lambda card: [card.id, card.level, list(card.words)],
@@ -41,12 +42,12 @@ class Seat:
 
 @dataclass
 class State:
-    settings: dict[str, Any]
+    settings: dict[str, JSON]
     names: list[str]
     rng: SavedRng
     phase: str
     round: int
-    display: list[dict[str, Any]]  # cards: id, level, words
+    display: list[dict[str, JSON]]  # cards: id, level, words
     used: list[str]  # ids of every card shown this game, never shown again
     ready: list[bool]
     swaps_used: list[int]
@@ -56,7 +57,7 @@ class State:
     seats: list[Seat] = field(default_factory=list)
     started: float | None = None
     ended_by: str | None = None  # "finished", "last_token", "time", "host"
-    history: list[dict[str, Any]] = field(default_factory=list)
+    history: list[dict[str, JSON]] = field(default_factory=list)
     totals: list[int] = field(default_factory=list)
     # Every card this game may show, fixed when it starts: the built-in decks
     # may change between releases, and a game must replay the same after one.
@@ -102,9 +103,9 @@ CODEC = StateCodec(State)
 """The state's JSON form, from the field types above (games/codec.py)."""
 
 
-def dump(state: State) -> dict[str, Any]:
+def dump(state: State) -> dict[str, JSON]:
     return CODEC.dump(state)
 
 
-def load(data: Mapping[str, Any]) -> State:
+def load(data: Mapping[str, JSON]) -> State:
     return CODEC.load(data)

@@ -7,8 +7,7 @@ guessed on whom, in order, is public: everyone sees the backs of the cards.
 
 from __future__ import annotations
 
-from typing import Any
-
+from atelier.games.core import JSON
 from atelier.games.pictomania.engine import (
     deadline,
     game_winners,
@@ -24,7 +23,8 @@ from atelier.games.pictomania.reveal import (
     round_result,
     word_of,
 )
-from atelier.games.pictomania.state import State
+from atelier.games.pictomania.state import Seat, State
+from atelier.jsoncheck import as_int, as_ints, as_list, as_object
 
 
 def drawing_key(state: State) -> str | None:
@@ -32,15 +32,15 @@ def drawing_key(state: State) -> str | None:
     return f"round-{state.round}" if state.phase in ("drawing", "review") else None
 
 
-def view(state: State, seat: int | None) -> dict[str, Any]:
+def view(state: State, seat: int | None) -> dict[str, JSON]:
     me = seat if seat is not None and 0 <= seat < state.players else None
     s = state.settings
-    out: dict[str, Any] = {
+    out: dict[str, JSON] = {
         "game": "pictomania",
         "phase": state.phase,
         "round": state.round,
         "rounds": s["rounds"],
-        "level": s["levels"][state.round - 1],
+        "level": as_ints(s["levels"])[state.round - 1],
         "edition": s["edition"],
         "competitive": s["competitive"],
         "kids": s["kids"],
@@ -67,13 +67,13 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     return out
 
 
-def _public_player(state: State, p: int) -> dict[str, Any]:
-    out: dict[str, Any] = {"seat": p, "name": state.names[p], "total": state.totals[p],
+def _public_player(state: State, p: int) -> dict[str, JSON]:
+    out: dict[str, JSON] = {"seat": p, "name": state.names[p], "total": state.totals[p],
                            "removed": state.is_removed(p)}
     if state.phase == "display":
         out["ready"] = state.ready[p]
         if state.settings["edition"] == "first":
-            out["swaps_left"] = max(0, state.settings["card_swaps"] - state.swaps_used[p])
+            out["swaps_left"] = max(0, as_int(state.settings["card_swaps"]) - state.swaps_used[p])
     if state.phase in ("drawing", "review"):
         mine = state.seats[p]
         out["finished"] = mine.finished
@@ -87,7 +87,7 @@ def _public_player(state: State, p: int) -> dict[str, Any]:
     return out
 
 
-def _private(state: State, me: int) -> dict[str, Any]:
+def _private(state: State, me: int) -> dict[str, JSON]:
     """Only ``me``'s own secrets: their word, and the numbers of their own guesses."""
     if state.phase not in ("drawing", "review"):
         return {}
@@ -109,25 +109,25 @@ def _private(state: State, me: int) -> dict[str, Any]:
     }
 
 
-def _guessed(seat_state: Any, by: int) -> bool:
+def _guessed(seat_state: Seat, by: int) -> bool:
     return any(g == by for g, _ in seat_state.stack)
 
 
-def revealed_guesses(state: State, key: str, seat: int) -> list[dict[str, Any]] | None:
+def revealed_guesses(state: State, key: str, seat: int) -> list[dict[str, JSON]] | None:
     """Who guessed what on one drawing and whether right, for a round that is
     revealed (in review or finished); None for the round being drawn or one
     that has not happened."""
     if not key.startswith("round-") or not key[6:].isdigit():
         return None
     n = int(key[6:])
-    result: dict[str, Any] | None = None
+    result: dict[str, JSON] | None = None
     if n == state.round and state.phase == "review":
         result = round_result(state)
     else:
         result = next((r for r in state.history if r["round"] == n), None)
     if result is None:
         return None
-    for drawing in result["drawings"]:
+    for drawing in map(as_object, as_list(result["drawings"])):
         if drawing["seat"] == seat:
-            return [dict(g) for g in drawing["guesses"]]
+            return [dict(as_object(g)) for g in as_list(drawing["guesses"])]
     return None

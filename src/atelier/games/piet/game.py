@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
@@ -36,6 +36,7 @@ from atelier.games.piet.notation import (
 from atelier.games.piet.rules import OVER, Move, State, legal_moves, new_game, play, winner
 from atelier.games.settings import SettingsModel, checked, defaults
 from atelier.i18n import translate
+from atelier.jsoncheck import as_int, as_list, as_object, as_strs
 
 MAX_RECORD_CHARS = 8000
 """A whole game with comments fits many times over; settings travel in every
@@ -59,9 +60,10 @@ class RecordSettingError(RuleError):
                          reason=self.inner.message(lang))
 
 
-def read_record_setting(text: Any) -> Replayed:
+def read_record_setting(text: JSON) -> Replayed:
     """The ``record`` setting read and replayed; RuleError if it cannot start a game."""
-    require(isinstance(text, str), "bad_settings", field="record")
+    if not isinstance(text, str):
+        raise RuleError("bad_settings", field="record")
     require(len(text) <= MAX_RECORD_CHARS, "piet.record_too_long", max=MAX_RECORD_CHARS)
     try:
         replayed = read_record(text)
@@ -226,7 +228,7 @@ class PietGame:
                 "brushes": board.brushes[index],
                 "computer": computers.get(index),
             })
-        history = [{"seat": mover, "move": format_move(move), "points": points}
+        history: list[JSON] = [{"seat": mover, "move": format_move(move), "points": points}
                    for move, points, mover in zip(state.moves, state.points, state.movers,
                                                   strict=True)]
         return {
@@ -273,8 +275,8 @@ class PietGame:
         }
 
     def load(self, data: Mapping[str, JSON]) -> PietState:
-        state = self.new(data["settings"], data["seats"], int(data["seed"]))
-        for text in data["moves"]:
+        state = self.new(as_object(data["settings"]), as_strs(data["seats"]), as_int(data["seed"]))
+        for text in as_list(data["moves"]):
             state = self.apply(state, state.board.to_move, {"type": "move", "move": text}, 0.0)
         return state
 

@@ -4,7 +4,6 @@ players in their own browser contexts, drawing with real pointer input."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,10 +12,10 @@ from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize
 
 from atelier.games.registry import get_game
 from atelier.server.model import replay_log
-from atelier.store import EventRow
+from support.log import logged_events
 
 CHROMIUM = "/usr/bin/chromium"
-ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"  # the repository's, ignored by git
 PHONE: ViewportSize = {"width": 360, "height": 740}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 TIMEOUT_MS = 15_000
@@ -24,6 +23,17 @@ CSP_WATCH = """document.addEventListener("securitypolicyviolation", (e) => {
   const what = `CSP blocked ${e.effectiveDirective}: ${e.blockedURI} ${e.sample || ""}`;
   setTimeout(() => { throw new Error(what); });
 });"""
+
+
+def tid(testid: str) -> str:
+    """The selector of the element with this ``data-testid``."""
+    return f"[data-testid={testid}]"
+
+
+def shot(page: Page, name: str) -> None:
+    """A screenshot in artifacts/, to look at after a run."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
 @dataclass
@@ -41,14 +51,11 @@ class Player:
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
         self.page.add_init_script(CSP_WATCH)
 
-    def tid(self, testid: str) -> str:
-        return f"[data-testid={testid}]"
-
     def click(self, testid: str) -> None:
-        self.page.click(self.tid(testid))
+        self.page.click(tid(testid))
 
     def wait(self, testid: str, state: str = "visible") -> None:
-        self.page.wait_for_selector(self.tid(testid), state=state)  # type: ignore[arg-type]
+        self.page.wait_for_selector(tid(testid), state=state)  # type: ignore[arg-type]
 
 
 def new_player(browser: Browser, name: str, colour: str, *, phone: bool = False,
@@ -65,14 +72,20 @@ def new_player(browser: Browser, name: str, colour: str, *, phone: bool = False,
 
 
 def join(player: Player, url: str) -> None:
-    page = player.page
+    join_page(player.page, url, player.name, player.colour)
+
+
+def join_page(page: Page, url: str, name: str, colour: str | None = None) -> None:
+    """Sit down in the room at ``url`` from its lobby (with the colour offered
+    first unless ``colour`` is given); opens ``url`` unless the page is there."""
     if page.url != url:
         page.goto(url)
-    player.wait("lobby-join")
-    page.fill("[data-testid=join-name]", player.name)
-    player.click(f"colour-{player.colour}")
-    player.click("join-submit")
-    player.wait("leave")
+    page.wait_for_selector(tid("lobby-join"))
+    page.fill(tid("join-name"), name)
+    if colour is not None:
+        page.click(tid(f"colour-{colour}"))
+    page.click(tid("join-submit"))
+    page.wait_for_selector(tid("leave"))
 
 
 def set_setting(host: Player, field: str, value: str) -> None:
@@ -191,17 +204,10 @@ def no_overflow(page: Page) -> dict[str, Any]:
 def replay_totals(db: str, code: str) -> tuple[list[str], list[int]]:
     """The final totals recomputed by the engine from the server's log, replayed
     the way a restarted server replays it."""
-    con = sqlite3.connect(db)
-    try:
-        rows = con.execute(
-            "SELECT seq, kind, data, at FROM events WHERE room = ? ORDER BY seq", (code,)
-        ).fetchall()
-    finally:
-        con.close()
-    events = [EventRow(seq, kind, json.loads(raw), at) for seq, kind, raw, at in rows]
+    events = logged_events(db, code)
     assert events and events[0].kind == "created", "no room in the log"
     room = replay_log(code, get_game(events[0].data["game"]), events)
-    view = room.game.view(room.state, None)
+    view: Any = room.game.view(room.state, None)
     return [p.name for p in room.all_players()], list(view["totals"])
 
 

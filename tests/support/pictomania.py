@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from atelier.errors import RuleError
 from atelier.games.core import SYSTEM
 from atelier.games.pictomania import GAME
 from atelier.games.pictomania.state import State
@@ -30,7 +33,7 @@ def new(players: int = 4, seed: int = 7, **over: Any) -> State:
     return GAME.new(settings(**over), NAMES[:players], seed)
 
 
-def act(state: State, seat: int, now: float = 0.0, **action: Any) -> State:
+def act(state: State, seat: int, /, now: float = 0.0, **action: Any) -> State:
     return GAME.apply(state, seat, action, now)
 
 
@@ -77,3 +80,12 @@ def finish_all(state: State) -> State:
 
 def confirm_all(state: State) -> State:
     return act(state, SYSTEM, type="advance")
+
+
+def refused(code: str, state: State, seat: int, /, now: float = 0.0, **action: Any) -> None:
+    """The action is refused with ``code``, and the state is left as it was."""
+    before = GAME.dump(state)
+    with pytest.raises(RuleError) as err:
+        act(state, seat, now, **action)
+    assert err.value.code == code
+    assert GAME.dump(state) == before

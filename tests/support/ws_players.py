@@ -10,13 +10,6 @@ from typing import Any
 
 from websockets.sync.client import ClientConnection, connect
 
-from atelier.ink.codec import Begin, End, Points, encode_batch
-
-
-def stroke(y: int, t: int) -> bytes:
-    """One pen stroke across the canvas at height ``y``, starting at ``t`` ms."""
-    return encode_batch([Begin("pen", 28, 400, y, t, None), Points((30, 5, 16, 0) * 40), End()])
-
 
 class WsPlayer:
     def __init__(self, base_ws: str, code: str) -> None:

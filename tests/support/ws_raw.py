@@ -9,7 +9,7 @@ import json
 import os
 import socket
 
-from conftest import ServerProcess
+from support.server import ServerProcess
 
 TIMEOUT = 20.0
 
