@@ -236,7 +236,7 @@ export class PictomaniaScreen extends DrawingScreen {
     toggle.setAttribute("aria-pressed", String(!toGuess));
     replace(
       toggle,
-      h("span", { "aria-hidden": "true" }, toGuess ? "◫" : "✎"),
+      h("span", { class: "pane-icon", "aria-hidden": "true" }, toGuess ? "◫" : "✎"),
       h("span", { class: "pane-label" }, toGuess ? t("table.guess") : t("table.draw")),
     );
   }
