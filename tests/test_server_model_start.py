@@ -3,7 +3,11 @@ a release that changed the decks (pure room model: no server needed)."""
 
 from typing import Any
 
+import pytest
+
+from atelier.errors import RuleError
 from atelier.games.pictomania import GAME
+from atelier.games.piet import GAME as PIET
 from atelier.jsoncheck import as_object
 from atelier.server.model import RoomModel, decide_join, decide_start, new_model
 from support.views import seen
@@ -37,3 +41,13 @@ def test_the_first_state_is_the_one_the_seed_deals() -> None:
     room.apply_event(4, kind, data)
     fresh = GAME.new(as_object(data["settings"]), ["Ann", "Bob", "Cy"], 42)
     assert GAME.dump(room.state) == GAME.dump(fresh)
+
+
+def test_a_two_player_game_started_alone_says_it_needs_exactly_two() -> None:
+    """Not "needs 2 to 2 players": a game with one seat count names that count."""
+    room = new_model("PIE234", PIET, {"settings": {}, "seed": 1, "language": "en"}, 0.0)
+    kind, data = decide_join(room, "Ann", "red", "hash-Ann")
+    room.apply_event(1, kind, data)
+    with pytest.raises(RuleError) as err:
+        decide_start(room, room.host)
+    assert (err.value.code, err.value.params) == ("seat_count_exact", {"count": 2})

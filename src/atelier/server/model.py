@@ -442,10 +442,13 @@ def decide_start(room: RoomModel, player_id: str | None) -> Event:
     computers = room.lobby_computers()
     total = len(room.players) + len(computers)
     game = room.game
-    require(
-        game.min_seats <= total <= game.max_seats, "seat_count",
-        min=game.min_seats, max=game.max_seats,
-    )
+    if game.min_seats == game.max_seats:  # "needs 2 to 2 players" reads wrong
+        require(total == game.min_seats, "seat_count_exact", count=game.min_seats)
+    else:
+        require(
+            game.min_seats <= total <= game.max_seats, "seat_count",
+            min=game.min_seats, max=game.max_seats,
+        )
     settings = game.validate_settings(room.settings, total)
     computers = game.computer_seats(settings) if isinstance(game, BotGame) else {}
     humans = iter(room.players)
