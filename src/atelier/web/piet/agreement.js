@@ -40,14 +40,8 @@ export function agreementCard(room) {
   const state = room.state;
   const data = state.room;
   if (!(data.agreements || []).includes(NAME)) return null;
-  if (data.settings?.opponent) {
-    return h(
-      "section",
-      { class: "card piet-agree", testid: "piet-agree" },
-      h("h2", {}, t("agree.piet.title")),
-      h("p", { class: "hint" }, t("agree.piet.computer")),
-    );
-  }
+  // against the computer hints are always allowed: nothing to agree to
+  if (data.settings?.opponent) return null;
   const people = data.players.filter((p) => !p.computer);
   const agreed = (p) => (p.agreed || []).includes(NAME);
   const mine = people.find((p) => p.id === state.you.player);
