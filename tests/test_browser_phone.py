@@ -20,7 +20,7 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from support.browser import ARTIFACTS, CHROMIUM, join_page, tid, words_problems
+from support.browser import ARTIFACTS, CHROMIUM, axe_serious, join_page, tid, words_problems
 from support.server import ServerProcess
 
 pytestmark = [
@@ -188,15 +188,11 @@ class Checker:
         self.axe_counts: dict[str, int] = {}
 
     def check(self, page: Page, screen: str, deck_lang: str | None = None) -> None:
-        from axe_playwright_python.sync_playwright import Axe
-
         page.evaluate("(l) => { document.body.dataset.deckLang = l; }", deck_lang or self.lang)
         page.wait_for_timeout(0)
         issues: list[str] = page.evaluate(LAYOUT_JS)
         issues += words_problems(page)
-        results = Axe().run(page, options={"runOnly": {"type": "tag", "values": [
-            "wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]}})
-        bad = [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+        bad = axe_serious(page)
         for v in bad:
             targets = ", ".join(str(n["target"][0]) for n in v["nodes"][:4])
             issues.append(f"axe {v['id']} ({v['impact']}): {len(v['nodes'])} x {targets}")

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from support.browser import join_page, server_view, tid
+from support.browser import checked_page, join_page, server_view, tid
 from support.server import ServerProcess, create_room
 
 pytestmark = [
@@ -31,15 +31,9 @@ TIMEOUT_MS = 20_000
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 860}, locale="en-GB",
-                                  accept_downloads=True)
-    context.set_default_timeout(TIMEOUT_MS)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    context.close()
-    assert errors == [], errors
+    with checked_page(browser, TIMEOUT_MS, viewport={"width": 1280, "height": 860},
+                      locale="en-GB", accept_downloads=True) as pg:
+        yield pg
 
 
 def data(page: Any, key: str) -> str:

@@ -18,7 +18,16 @@ from atelier.games.piet.coach import HINT_BUDGET, puzzles, seed_of
 from atelier.games.piet.notation import Record, format_move, read_record
 from atelier.games.piet.rules import OVER, Move, legal_moves, new_game, play
 from atelier.i18n import catalog
-from support.browser import ARTIFACTS, PHONE, join, new_player, server_view
+from support.browser import (
+    ARTIFACTS,
+    PHONE,
+    axe_serious,
+    checked_page,
+    join,
+    new_player,
+    server_view,
+    tid,
+)
 from support.server import ServerProcess
 
 pytestmark = [
@@ -31,28 +40,13 @@ TIMEOUT_MS = 30_000
 
 @pytest.fixture
 def phone(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
-                                  has_touch=True, locale="en-GB")
-    context.set_default_timeout(TIMEOUT_MS)
-    pg = context.new_page()
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    context.close()
-    assert errors == [], errors
-
-
-def tid(name: str) -> str:
-    return f"[data-testid={name}]"
+    with checked_page(browser, TIMEOUT_MS, viewport=PHONE, device_scale_factor=2,
+                      is_mobile=True, has_touch=True, locale="en-GB") as pg:
+        yield pg
 
 
 def axe_problems(page: Any) -> list[str]:
-    from axe_playwright_python.sync_playwright import Axe
-
-    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": [
-        "wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]}})
-    return [f"{v['id']}: {[n['target'][0] for n in v['nodes'][:3]]}"
-            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
+    return [f"{v['id']}: {[n['target'][0] for n in v['nodes'][:3]]}" for v in axe_serious(page)]
 
 
 def no_wider_than_the_phone(page: Any) -> None:

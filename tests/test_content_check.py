@@ -154,7 +154,7 @@ def test_extra_id_in_one_language_is_missing_in_the_others(root: Path) -> None:
 def test_level_file_missing_in_a_language(root: Path) -> None:
     (root / "decks/pictomania/de/level2.json").unlink()
     found = lines(root)
-    assert "decks/pictomania/de/level2.json: This file is missing, but en, uk have it." in found
+    assert "decks/pictomania/de/level2.json: This file is missing (it exists in en, uk)." in found
 
 
 def test_duplicate_ids_and_ids_of_another_level(root: Path) -> None:
@@ -181,7 +181,7 @@ def test_card_level_field_must_match_its_file(root: Path) -> None:
     cards[0]["level"] = 3
     set_cards(root, "en", 2, cards)
     assert lines(root) == [
-        "decks/pictomania/en/level2.json: Card L2-001: level 3 in the file of level 2."
+        "decks/pictomania/en/level2.json: Card L2-001: level 3 in the file for level 2."
     ]
 
 
@@ -219,7 +219,7 @@ def test_incognito_duplicates_and_missing_ids(root: Path) -> None:
 
 def test_incognito_language_file_missing(root: Path) -> None:
     (root / "decks/incognito/uk.json").unlink()
-    assert lines(root) == ["decks/incognito/uk.json: This file is missing, but de, en have it."]
+    assert lines(root) == ["decks/incognito/uk.json: This file is missing (it exists in de, en)."]
 
 
 def test_strings_missing_key_empty_text_and_different_fields(root: Path) -> None:

@@ -4,6 +4,8 @@ players in their own browser contexts, drawing with real pointer input."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -23,6 +25,30 @@ CSP_WATCH = """document.addEventListener("securitypolicyviolation", (e) => {
   const what = `CSP blocked ${e.effectiveDirective}: ${e.blockedURI} ${e.sample || ""}`;
   setTimeout(() => { throw new Error(what); });
 });"""
+
+
+@contextmanager
+def checked_page(browser: Browser, timeout_ms: int = TIMEOUT_MS, **context: Any) -> Iterator[Page]:
+    """A page in a fresh context; a script error on it fails the test at the end."""
+    ctx = browser.new_context(**context)
+    ctx.set_default_timeout(timeout_ms)
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    yield page
+    ctx.close()
+    assert errors == [], errors
+
+
+AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"]
+
+
+def axe_serious(page: Page) -> list[dict[str, Any]]:
+    """axe-core's serious and critical findings on the page as it is now."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page, options={"runOnly": {"type": "tag", "values": AXE_TAGS}})
+    return [v for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
 
 
 def tid(testid: str) -> str:

@@ -2,10 +2,34 @@
 // progress: which cells can be picked, the preview of a paint, brushable pieces.
 
 import { colourCss, h, nameTag, replace } from "../dom.js";
-import { tn } from "../i18n.js";
-import { PALETTE_SIZE } from "./board.js";
-import { brushAllowed, pendingPaint, previewCells } from "./choice.js";
+import { t, tn } from "../i18n.js";
+import { Grid, PALETTE_SIZE } from "./board.js";
+import { brushAllowed, hoverCanvas, pendingPaint, previewCells, tapCanvas, tapPalette } from "./choice.js";
 import { selectionFits, usableCells } from "./moves.js";
+
+// The palette and both canvases as tappable grids wired to the screen's choice
+// (choice.js); a game and a puzzle build the same board.
+export function boardGrids(screen) {
+  const palette = new Grid({
+    kind: "palette",
+    width: 3,
+    testid: "piet-palette",
+    label: t("pietui.palette"),
+    onTap: (i) => tapPalette(screen, i),
+  });
+  const canvases = [0, 1].map(
+    (seat) =>
+      new Grid({
+        kind: "canvas",
+        width: 4,
+        testid: `piet-canvas-${seat}`,
+        label: t("pietui.canvas_of", { name: screen.name(seat) }),
+        onTap: (i) => tapCanvas(screen, seat, i),
+        onHover: (i) => hoverCanvas(screen, seat, i),
+      }),
+  );
+  return { palette, canvases };
+}
 
 export function drawPalette(screen) {
   const m = screen.model;

@@ -7,9 +7,8 @@ import { h, replace } from "../dom.js";
 import { errorText, t } from "../i18n.js";
 import { points } from "./advice.js";
 import { drawActions } from "./actions.js";
-import { Grid } from "./board.js";
-import { drawCanvases, drawPalette } from "./cells.js";
-import { emptyChoice, hoverCanvas, tapCanvas, tapPalette } from "./choice.js";
+import { boardGrids, drawCanvases, drawPalette } from "./cells.js";
+import { emptyChoice } from "./choice.js";
 import { hintMarks, moveFootprint } from "./hints.js";
 
 const SOLVED_KEY = "atelier.piet.puzzles.solved";
@@ -85,24 +84,7 @@ class PuzzleBoard {
   build() {
     const parts = {};
     this.parts = parts;
-    parts.palette = new Grid({
-      kind: "palette",
-      width: 3,
-      testid: "piet-palette",
-      label: t("pietui.palette"),
-      onTap: (i) => tapPalette(this, i),
-    });
-    parts.canvases = [0, 1].map(
-      (seat) =>
-        new Grid({
-          kind: "canvas",
-          width: 4,
-          testid: `piet-canvas-${seat}`,
-          label: t("pietui.canvas_of", { name: this.name(seat) }),
-          onTap: (i) => tapCanvas(this, seat, i),
-          onHover: (i) => hoverCanvas(this, seat, i),
-        }),
-    );
+    Object.assign(parts, boardGrids(this));
     parts.captions = [0, 1].map(() => h("div", { class: "piet-caption" }));
     parts.actions = h("section", { class: "piet-actions", testid: "piet-actions" });
     const board = (seat) =>

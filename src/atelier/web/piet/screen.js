@@ -8,9 +8,8 @@ import { colourCss, h, nameList, nameTag, replace } from "../dom.js";
 import { lang, playerName, t, tn } from "../i18n.js";
 import { rulesButton } from "../rules.js";
 import { drawActions } from "./actions.js";
-import { Grid } from "./board.js";
-import { drawCanvases, drawPalette } from "./cells.js";
-import { emptyChoice, hoverCanvas, tapCanvas, tapPalette } from "./choice.js";
+import { boardGrids, drawCanvases, drawPalette } from "./cells.js";
+import { emptyChoice } from "./choice.js";
 import { pietLobbyCards } from "./lobbycard.js";
 import { recordPanel } from "./record.js";
 import { hintMarks, hintPanel } from "./hints.js";
@@ -143,24 +142,7 @@ export class PietScreen {
     parts.title = h("span", { class: "room-title", testid: "piet-title" });
     parts.players = h("section", { class: "piet-players", testid: "piet-players" });
     parts.turn = h("section", { class: "piet-turn", testid: "piet-turn", role: "status", "aria-live": "polite" });
-    parts.palette = new Grid({
-      kind: "palette",
-      width: 3,
-      testid: "piet-palette",
-      label: t("pietui.palette"),
-      onTap: (i) => tapPalette(this, i),
-    });
-    parts.canvases = [0, 1].map(
-      (seat) =>
-        new Grid({
-          kind: "canvas",
-          width: 4,
-          testid: `piet-canvas-${seat}`,
-          label: t("pietui.canvas_of", { name: this.name(seat) }),
-          onTap: (i) => tapCanvas(this, seat, i),
-          onHover: (i) => hoverCanvas(this, seat, i),
-        }),
-    );
+    Object.assign(parts, boardGrids(this));
     parts.captions = [0, 1].map((seat) => h("div", { class: "piet-caption", testid: `piet-caption-${seat}` }));
     parts.actions = h("section", { class: "piet-actions", testid: "piet-actions" });
     parts.moves = h("ol", {
