@@ -18,7 +18,16 @@ from atelier.games.piet.coach import HINT_BUDGET, puzzles, seed_of
 from atelier.games.piet.notation import Record, format_move, read_record
 from atelier.games.piet.rules import OVER, Move, legal_moves, new_game, play
 from atelier.i18n import catalog
-from support.browser import ARTIFACTS, PHONE, axe_serious, checked_page, server_view, tid
+from support.browser import (
+    ARTIFACTS,
+    PHONE,
+    axe_serious,
+    checked_page,
+    join,
+    new_player,
+    server_view,
+    tid,
+)
 from support.server import ServerProcess
 
 pytestmark = [
@@ -77,6 +86,37 @@ def test_a_hint_shows_the_hard_computers_move_on_the_board(module_server: Server
     assert game["hinted"] == [0] and "# hint" in game["record"]
     no_wider_than_the_phone(phone)
     assert axe_problems(phone) == []
+
+
+def test_two_people_who_both_agree_get_hints(module_server: ServerProcess, browser: Any) -> None:
+    r = httpx.post(module_server.http + "/api/rooms", json={"game": "piet", "settings": {}})
+    assert r.status_code == 201, r.text
+    url = f"{module_server.http}/r/{r.json()['code']}"
+    ann = new_player(browser, "Ann", "red", phone=True)
+    bob = new_player(browser, "Bob", "blue", phone=True, locale="de-DE")
+    try:
+        for player in (ann, bob):
+            join(player, url)
+        # the host's form has no hints: each player ticks their own box
+        ann.page.wait_for_selector(tid("piet-agree"))
+        assert ann.page.locator(tid("setting-hints")).count() == 0
+        ann.page.get_by_label("I agree to hints").check()
+        bob.page.wait_for_selector(f"{tid('piet-agreed')} li.yes")
+        assert bob.page.locator(tid("piet-agree-all")).count() == 0
+        bob.page.get_by_label("Ich bin mit Tipps einverstanden").check()
+        for player in (ann, bob):
+            player.page.wait_for_selector(tid("piet-agree-all"))
+            no_wider_than_the_phone(player.page)
+        assert axe_problems(bob.page) == []
+        ann.click("start-game")
+        ann.page.wait_for_selector(f"{tid('piet')}[data-actor='0']")
+        ann.click("piet-hint")
+        ann.page.wait_for_selector(tid("piet-hint-move"))
+        assert server_view(module_server, r.json()["code"])["hinted"] == [0]
+        assert ann.errors == [] and bob.errors == []
+    finally:
+        for player in (ann, bob):
+            player.context.close()
 
 
 def nearly_over(human: int = 0) -> str:

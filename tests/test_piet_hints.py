@@ -28,27 +28,56 @@ def refused(player: WsPlayer, action: dict[str, Any]) -> str:
     return code
 
 
-def two_people(server: ServerProcess, settings: dict[str, Any]) -> tuple[str, WsPlayer, WsPlayer]:
-    code = create_room(server.http, "piet", settings)
+def error_of(player: WsPlayer, msg: dict[str, Any]) -> dict[str, Any]:
+    """The error ``msg`` is refused with (the test fails on an ack)."""
+    player.ws.send(json.dumps({**msg, "id": 98}))
+    reply: dict[str, Any] = player.expect(
+        lambda m: m.get("t") in ("ack", "error") and m.get("id") == 98)
+    assert reply["t"] == "error", reply
+    return reply
+
+
+def agreed(state: dict[str, Any]) -> dict[str, list[str]]:
+    return {p["name"]: p["agreed"] for p in state["room"]["players"]}
+
+
+def lobby_of_two(server: ServerProcess, agree: tuple[str, ...] = ()) -> tuple[
+        str, WsPlayer, WsPlayer]:
+    """Ann (host) and Bob in a Piet lobby; the named ones agreed to hints."""
+    code = create_room(server.http, "piet", {})
     ann, bob = WsPlayer(server.ws, code), WsPlayer(server.ws, code)
     ann.join("Ann", "red")
     bob.join("Bob", "blue")
+    for player, name in ((ann, "Ann"), (bob, "Bob")):
+        if name in agree:
+            player.request({"t": "agree", "name": "hints", "on": True})
+    ann.state(lambda m: all(("hints" in v) == (k in agree) for k, v in agreed(m).items())
+              and len(agreed(m)) == 2)
+    return code, ann, bob
+
+
+def two_people(server: ServerProcess, agree: tuple[str, ...] = ()) -> tuple[
+        str, WsPlayer, WsPlayer]:
+    code, ann, bob = lobby_of_two(server, agree)
     ann.request({"t": "start"})
     ann.state(lambda m: bool(m.get("game")) and m["game"]["phase"] == "painting")
     return code, ann, bob
 
 
 def test_hints_are_refused_between_people_unless_both_agreed(server: ServerProcess) -> None:
-    code, ann, bob = two_people(server, {})
-    assert refused(ann, {"type": "hint"}) == "piet.hints_off"
-    answer = httpx.get(f"{server.http}/api/rooms/{code}/advice/hint?lang=de")
-    assert answer.status_code == 400
-    assert answer.json()["code"] == "piet.hint_not_asked"
-    assert "Tipp" in answer.json()["message"]
-    for p in (ann, bob):
-        p.close()
+    for agree in ((), ("Ann",), ("Bob",)):
+        code, ann, bob = two_people(server, agree)
+        state = ann.state(lambda m: m["room"]["phase"] == "playing")
+        assert state["game"]["hints"] is False and state["room"]["settings"]["hints"] is False
+        assert refused(ann, {"type": "hint"}) == "piet.hints_off", agree
+        answer = httpx.get(f"{server.http}/api/rooms/{code}/advice/hint?lang=de")
+        assert answer.status_code == 400
+        assert answer.json()["code"] == "piet.hint_not_asked"
+        assert "Tipp" in answer.json()["message"]
+        for p in (ann, bob):
+            p.close()
 
-    code, ann, bob = two_people(server, {"hints": True})
+    code, ann, bob = two_people(server, ("Ann", "Bob"))
     assert refused(bob, {"type": "hint"}) == "not_your_turn"
     ann.act({"type": "hint"})
     answer = httpx.get(f"{server.http}/api/rooms/{code}/advice/hint", timeout=60)
@@ -62,6 +91,77 @@ def test_hints_are_refused_between_people_unless_both_agreed(server: ServerProce
     assert record[2:4] == [HINT_COMMENT, answer.json()["move"]]
     for p in (ann, bob):
         p.close()
+
+
+def test_an_agreement_taken_back_or_lost_by_leaving_does_not_count(
+        server: ServerProcess) -> None:
+    _, ann, bob = lobby_of_two(server, ("Ann", "Bob"))
+    bob.request({"t": "agree", "name": "hints", "on": False})
+    ann.state(lambda m: agreed(m) == {"Ann": ["hints"], "Bob": []})
+    bob.request({"t": "agree", "name": "hints", "on": True})
+    bob.request({"t": "leave"})
+    ann.state(lambda m: agreed(m) == {"Ann": ["hints"]})
+    # Bob sits down again: a new player, who has agreed to nothing yet
+    bob.join("Bob", "blue")
+    ann.state(lambda m: agreed(m) == {"Ann": ["hints"], "Bob": []})
+    ann.request({"t": "start"})
+    state = bob.state(lambda m: m["room"]["phase"] == "playing")
+    assert state["game"]["hints"] is False
+    for p in (ann, bob):
+        p.close()
+
+
+def test_agreeing_outside_the_lobby_or_to_nothing_changes_nothing(server: ServerProcess) -> None:
+    code, ann, bob = lobby_of_two(server, ("Ann",))
+    seq = ann.state(lambda m: True)["seq"]
+    unknown = error_of(bob, {"t": "agree", "name": "record", "on": True})
+    assert unknown["code"] == "agree_unknown" and "record" in unknown["message"]
+    assert error_of(bob, {"t": "agree", "name": "hints", "on": "yes"})["code"] == "bad_message"
+    watcher = WsPlayer(server.ws, code)  # not seated: agrees for nobody
+    assert error_of(watcher, {"t": "agree", "name": "hints", "on": True})["code"] == "not_joined"
+    ann.request({"t": "ping"})
+    assert ann.state(lambda m: True)["seq"] == seq
+    ann.request({"t": "start"})
+    ann.state(lambda m: m["room"]["phase"] == "playing")
+    late = error_of(bob, {"t": "agree", "name": "hints", "on": True})
+    assert late["code"] == "agree_not_in_lobby"
+    state = bob.state(lambda m: m["room"]["phase"] == "playing")
+    assert state["game"]["hints"] is False and agreed(state)["Bob"] == []
+    assert refused(ann, {"type": "hint"}) == "piet.hints_off"
+    for p in (ann, bob, watcher):
+        p.close()
+
+
+def test_the_host_cannot_set_hints(server: ServerProcess) -> None:
+    _, ann, bob = lobby_of_two(server)
+    refusal = error_of(ann, {"t": "settings", "settings": {"hints": True}})
+    assert refusal["code"] == "agree_not_a_setting" and "hints" in refusal["message"]
+    created = httpx.post(f"{server.http}/api/rooms",
+                         json={"game": "piet", "settings": {"hints": True}, "language": "de"})
+    assert created.status_code == 400 and created.json()["code"] == "agree_not_a_setting"
+    # the form leaves it out: the lobby says which settings are the players' own
+    state = ann.state(lambda m: True)
+    assert state["room"]["agreements"] == ["hints"]
+    for p in (ann, bob):
+        p.close()
+
+
+def test_agreements_outlive_a_restart(server_factory: Any) -> None:
+    srv = server_factory()
+    code, ann, bob = lobby_of_two(srv, ("Ann", "Bob"))
+    tokens = [p.log[[m.get("t") for m in p.log].index("joined")]["token"] for p in (ann, bob)]
+    for p in (ann, bob):
+        p.close()
+    srv.kill()
+    srv.start()
+    back = WsPlayer(srv.ws, code, tokens[0])
+    state = back.state(lambda m: True, timeout=30)
+    assert agreed(state) == {"Ann": ["hints"], "Bob": ["hints"]}
+    back.request({"t": "start"})
+    state = back.state(lambda m: m["room"]["phase"] == "playing")
+    assert state["game"]["hints"] is True
+    back.act({"type": "hint"})
+    back.close()
 
 
 def test_a_hint_is_the_hard_computers_move_with_its_worth(server: ServerProcess) -> None:

@@ -18,6 +18,7 @@ from atelier.server.model import (
     RoomModel,
     decide_action,
     decide_again,
+    decide_agree,
     decide_go_on,
     decide_join,
     decide_kick,
@@ -220,6 +221,27 @@ def test_piet_against_the_computer_plays_again() -> None:
     log.start()
     assert log.room.seats == ["p1", "c1"] and log.room.phase == "playing"
     assert log.rebuilt().seats == ["p1", "c1"]
+
+
+def test_piet_hints_need_both_agreements_again_after_playing_again() -> None:
+    log = LoggedRoom(PIET, {})
+    log.join([("Ann", "red"), ("Bob", "blue")])
+    for player in ("p1", "p2"):
+        log.do(decide_agree(log.room, player, "hints", True))
+    log.start()
+    assert log.room.state.settings["hints"] is True
+    assert log.rebuilt().state.settings["hints"] is True
+    while log.room.phase == "playing":
+        state = log.room.state
+        move = {"type": "move", "move": first_legal_move(state)}
+        log.do(*decide_action(log.room, state.board.to_move, move, 0.0))
+    log.again()
+    # each agreement was for the game just played: the rematch asks again
+    assert [p.agreed for p in log.room.players] == [set(), set()]
+    log.do(decide_agree(log.room, "p2", "hints", True))
+    log.start()
+    assert log.room.state.settings["hints"] is False
+    assert log.rebuilt().state.settings["hints"] is False
 
 
 # --- no repeats in a room ------------------------------------------------------------

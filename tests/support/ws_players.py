@@ -12,12 +12,12 @@ from websockets.sync.client import ClientConnection, connect
 
 
 class WsPlayer:
-    def __init__(self, base_ws: str, code: str) -> None:
+    def __init__(self, base_ws: str, code: str, token: str | None = None) -> None:
         self.ws: ClientConnection = connect(f"{base_ws}/ws/{code}", max_size=2**22).__enter__()
         self.log: list[Any] = []
         self.last_state: dict[str, Any] | None = None
         self._id = 0
-        self.ws.send(json.dumps({"t": "hello", "v": 1, "token": None, "lang": "en"}))
+        self.ws.send(json.dumps({"t": "hello", "v": 1, "token": token, "lang": "en"}))
 
     def recv(self, timeout: float) -> Any:
         raw = self.ws.recv(timeout=timeout)

@@ -57,7 +57,7 @@ IN_THE_WAY = ("rate_limited", "abuse")
 """Refusals of a listed move that say nothing about the rules: the actors' noise
 spent the connection's allowance."""
 MESSAGE_TYPES = ("hello", "join", "leave", "rename", "lang", "settings", "kick", "host",
-                 "start", "next", "again", "go_on", "act", "ping")
+                 "start", "next", "again", "go_on", "act", "ping", "agree")
 SERVER_FAULTS = ("internal",)
 
 
@@ -193,6 +193,9 @@ def client_message(draw: st.DrawFn, games: list[Game[Any]]) -> dict[str, Any]:
         msg["settings"] = draw(settings_change(games))
     elif t in ("kick", "host"):
         msg["player"] = draw(PLAYER_IDS)
+    elif t == "agree":
+        msg.update(name=draw(st.sampled_from(["hints", "record"]) | st.text(max_size=10)),
+                   on=draw(st.booleans()))
     elif t == "act":
         schema = draw(st.sampled_from([g.actions for g in games]))
         msg["action"] = draw(game_action(schema))

@@ -292,6 +292,22 @@ class RemovableSeats(Protocol):
 
 
 @runtime_checkable
+class AgreementsGame(Protocol):
+    """A game with settings no single player decides: each human player agrees
+    or not in the lobby, and the server sets each one at the start (Piet's hints
+    between two people)."""
+
+    agreements: tuple[str, ...]
+    """Setting names (bools) that are on only if every human player agreed to
+    them; the host cannot set them through the settings."""
+
+
+def agreements(game: object) -> tuple[str, ...]:
+    """The settings ``game`` leaves to its players' agreement (none if it declares none)."""
+    return game.agreements if isinstance(game, AgreementsGame) else ()
+
+
+@runtime_checkable
 class PlayedThrough(Protocol):
     """What a driver that plays a game to its end (the protocol fuzzer) asks of it."""
 

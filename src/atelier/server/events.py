@@ -117,10 +117,19 @@ class Again(LogEvent):
     dealt: list[str]
 
 
+class Agreed(LogEvent):
+    """A player in the lobby agrees to one of the game's agreements, or takes it back."""
+
+    kind: ClassVar[str] = "agreed"
+    player: str
+    name: str
+    on: bool
+
+
 KINDS: dict[str, type[LogEvent]] = {
     model.kind: model
     for model in (Created, Joined, Left, Renamed, HostChanged, SettingsChanged, Started,
-                  Acted, Removed, Again)
+                  Acted, Removed, Again, Agreed)
 }
 
 

@@ -25,6 +25,7 @@ from atelier.games.core import (
     Game,
     RemovableSeats,
     ScoredGame,
+    agreements,
     winners,
 )
 from atelier.server import events
@@ -62,6 +63,8 @@ class Player:
     computer: bool = False
     removed: bool = False  # left or removed during this game: the seat stays, nobody plays it
     out_by: str | None = None  # who ended their part in this game: "self" or "host"
+    # The game's agreements (core.AgreementsGame) this player gave in the lobby.
+    agreed: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -216,6 +219,13 @@ class RoomModel:
                     self.gone[gone.id] = gone
                 self._drop(e.player)
                 self._set_state(state)
+            case events.Agreed() as e:
+                p = self.player(e.player)
+                if p is not None:
+                    if e.on:
+                        p.agreed.add(e.name)
+                    else:
+                        p.agreed.discard(e.name)
             case events.Again() as e:
                 self.phase = "lobby"
                 self.state = None
@@ -224,6 +234,8 @@ class RoomModel:
                 self.gone = {}
                 for p in self.players:
                     p.seat = None
+                    # Consent is to one game: the next starts without it until given again.
+                    p.agreed = set()
                 self.dealt = list(e.dealt)
         self.seq = seq
 
@@ -412,9 +424,34 @@ def decide_settings(room: RoomModel, player_id: str | None,
                     changes: Mapping[str, JSON]) -> Event:
     _require_host(room, player_id)
     _require_lobby(room)
+    refuse_agreements(room.game, changes)
     seats = max(len(room.players), room.game.min_seats)
     settings = room.game.validate_settings({**room.settings, **changes}, seats)
     return events.SettingsChanged(settings=settings).as_event()
+
+
+def refuse_agreements(game: Game[Any], settings: Mapping[str, JSON]) -> None:
+    """The host (or a new room's creator) cannot decide what each player agrees to."""
+    for name in agreements(game):
+        require(name not in settings, "agree_not_a_setting", name=name)
+
+
+def decide_agree(room: RoomModel, player_id: str | None, name: str, on: bool) -> Event:
+    """A player in the lobby gives or takes back their agreement to ``name``."""
+    require(room.player(player_id) is not None, "not_joined")
+    require(room.phase == "lobby", "agree_not_in_lobby")
+    require(name in agreements(room.game), "agree_unknown", name=name)
+    assert player_id is not None
+    return events.Agreed(player=player_id, name=name, on=on).as_event()
+
+
+def agreed_settings(room: RoomModel) -> dict[str, JSON]:
+    """The room's settings with each agreement set: on only if every human
+    player in the room agreed (computers are not asked)."""
+    settings = dict(room.settings)
+    for name in agreements(room.game):
+        settings[name] = all(name in p.agreed for p in room.players)
+    return settings
 
 
 def decide_kick(room: RoomModel, player_id: str | None, target: str,
@@ -449,7 +486,7 @@ def decide_start(room: RoomModel, player_id: str | None) -> Event:
             game.min_seats <= total <= game.max_seats, "seat_count",
             min=game.min_seats, max=game.max_seats,
         )
-    settings = game.validate_settings(room.settings, total)
+    settings = game.validate_settings(agreed_settings(room), total)
     computers = game.computer_seats(settings) if isinstance(game, BotGame) else {}
     humans = iter(room.players)
     seats = [f"c{seat}" if seat in computers else next(humans).id for seat in range(total)]
@@ -472,7 +509,9 @@ def decide_start(room: RoomModel, player_id: str | None) -> Event:
 
 def decide_again(room: RoomModel, player_id: str | None) -> Event:
     """Back to the lobby after game over, everyone still joined; the event
-    carries the room's memory of what was dealt, for the next game."""
+    carries the room's memory of what was dealt, for the next game. Players'
+    agreements are cleared on applying it: each was given for one game, and a
+    player who wanted hints then may not want them in the rematch."""
     _require_host(room, player_id)
     require(room.phase == "over", "not_over")
     dealt = list(room.dealt)

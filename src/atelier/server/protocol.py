@@ -95,13 +95,21 @@ class Act(_Msg):
     action: dict[str, Any]
 
 
+class Agree(_Msg):
+    """A player's own agreement to one of the game's agreements (core.AgreementsGame)."""
+
+    t: Literal["agree"]
+    name: Short
+    on: bool
+
+
 class Ping(_Msg):
     t: Literal["ping"]
 
 
 ClientMessage = Annotated[
     Hello | Join | Leave | Rename | Lang | Settings | Kick | Host | Start | Next | Again | GoOn
-    | Act | Ping,
+    | Act | Agree | Ping,
     Field(discriminator="t"),
 ]
 _adapter: TypeAdapter[ClientMessage] = TypeAdapter(ClientMessage)

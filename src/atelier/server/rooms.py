@@ -38,7 +38,13 @@ from atelier.server.live_room import (
     normal_code,
     valid_code,
 )
-from atelier.server.model import Event, RoomModel, decide_unclaimed_host, replay_log
+from atelier.server.model import (
+    Event,
+    RoomModel,
+    decide_unclaimed_host,
+    refuse_agreements,
+    replay_log,
+)
 from atelier.store import Conflict, Store
 
 __all__ = ["CREATOR_WAIT", "IDLE_SECONDS", "LiveRoom", "Rooms", "normal_code"]
@@ -145,6 +151,7 @@ class Rooms:
     async def create(self, game_name: str, settings: dict[str, Any], language: str,
                      host_key_hash: str | None = None) -> str:
         game = self.games(game_name)
+        refuse_agreements(game, settings)
         full = game.validate_settings(settings, game.min_seats)
         first = {
             "game": game.name,

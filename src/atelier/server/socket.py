@@ -283,6 +283,8 @@ class Session:
             await rooms.commit(room, lambda r: m.decide_kick(r, me, msg.player, time.time()))
         elif isinstance(msg, p.Host):
             await rooms.commit(room, lambda r: (m.decide_host(r, me, msg.player), None))
+        elif isinstance(msg, p.Agree):
+            await rooms.commit(room, lambda r: (m.decide_agree(r, me, msg.name, msg.on), None))
         elif isinstance(msg, p.Start):
             await rooms.commit(room, lambda r: (m.decide_start(r, me), None))
         elif isinstance(msg, p.Again):

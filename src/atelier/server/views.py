@@ -11,7 +11,7 @@ import json
 from typing import Any, cast
 
 from atelier.errors import RuleError
-from atelier.games.core import DrawingGame
+from atelier.games.core import DrawingGame, agreements
 from atelier.server.model import COLOUR_HEX, Player, RoomModel
 from atelier.server.protocol import PROTOCOL_VERSION
 
@@ -64,6 +64,8 @@ def public_player(p: Player, connected: bool) -> dict[str, Any]:
         "connected": connected or p.computer,
         "computer": p.computer,
         "removed": p.removed,
+        # what this player agreed to in the lobby (the room's "agreements")
+        "agreed": sorted(p.agreed),
     }
 
 
@@ -76,6 +78,8 @@ def room_summary(room: RoomModel, online: set[str], spectators: int) -> dict[str
         "players": [public_player(p, p.id in online) for p in room.all_players()],
         "spectators": spectators,
         "settings": room.game.public_settings(room.settings),
+        # settings each human player agrees to in the lobby, not the host's to set
+        "agreements": list(agreements(room.game)),
         "language": room.language,
         # Finished games' points per player (public once each game is over)
         # and the ink key prefix of the current game (see RoomModel.ink_prefix).

@@ -202,6 +202,8 @@ export function renderLobby(room, parts = {}) {
         ),
     settingsEditor(game, state.room.settings, {
       editable: amHost,
+      // each player agrees to these themselves (the game's own lobby card), not the host
+      skip: state.room.agreements || [],
       onChange: (patch) => room.send({ t: "settings", settings: patch }),
     }),
   );

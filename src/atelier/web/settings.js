@@ -200,10 +200,12 @@ function display(game, field, value, hint) {
 }
 
 // The lobby's settings: controls for the host, a summary for others.
-// onChange receives a partial settings object (the protocol merges it).
-export function settingsEditor(game, settings, { editable, onChange }) {
+// onChange receives a partial settings object (the protocol merges it); skip
+// lists fields the form leaves out (the room's agreements: no host sets them).
+export function settingsEditor(game, settings, { editable, onChange, skip = [] }) {
   const rows = [];
   for (const [field, value] of Object.entries(settings || {})) {
+    if (skip.includes(field)) continue;
     const hint = hintFor(game, field, value);
     if (hint.when && !hint.when(settings)) continue;
     const body = editable

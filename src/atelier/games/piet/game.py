@@ -125,8 +125,8 @@ class Settings(SettingsModel):
     record: str | None = None
     """A record to start from (its own checks: ``read_record_setting``)."""
     hints: bool = False
-    """Hints between two people, agreed in the lobby before the game; a game
-    against the computer always allows them."""
+    """Hints between two people: set at the start, on only if both agreed in the
+    lobby (``PietGame.agreements``); a game against the computer always allows them."""
 
 
 def hints_allowed(settings: Mapping[str, JSON]) -> bool:
@@ -153,6 +153,8 @@ class PietGame:
     min_seats = 2
     max_seats = 2
     settings_model = Settings
+    # each player's own say, not the host's: hints between two people only if both agreed
+    agreements: tuple[str, ...] = ("hints",)
 
     def default_settings(self) -> dict[str, JSON]:
         return defaults(Settings)

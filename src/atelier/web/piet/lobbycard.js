@@ -6,6 +6,7 @@
 
 import { h, playerColours, toast } from "../dom.js";
 import { errorText, lang, t } from "../i18n.js";
+import { agreementCard } from "./agreement.js";
 import { fileButton, recordErrorText, recordMoves } from "./record.js";
 import { secondSeat, seatToken } from "./seat.js";
 import { tutorialCard, tutorialLobbyCard, tutorialRoom } from "./tutorial.js";
@@ -153,14 +154,14 @@ function recordCard(room, code, data, host) {
   );
 }
 
-// The lobby's Piet cards: the record after the settings, and (for a seated
-// player) the second seat after the players.
+// The lobby's Piet cards: the record after the settings, and after the players
+// who agreed to hints and (for a seated player) the second seat.
 export function pietLobbyCards(room) {
   const state = room.state;
   const data = state.room;
   const guided = tutorialRoom(data.code) ? tutorialLobbyCard() : tutorialCard((path) => location.assign(path));
   return {
     afterSettings: [recordCard(room, data.code, data, state.you.host), guided],
-    afterPlayers: state.you.player ? hotSeatCard(room, data.code, data) : null,
+    afterPlayers: [agreementCard(room), state.you.player ? hotSeatCard(room, data.code, data) : null],
   };
 }
