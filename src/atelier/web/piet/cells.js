@@ -31,6 +31,24 @@ export function boardGrids(screen) {
   return { palette, canvases };
 }
 
+// The two canvases either side of the palette, each with its caption above.
+export function boardsLayout(parts, tag = "section") {
+  const board = (seat) =>
+    h("div", { class: `piet-board piet-board-${seat}` }, parts.captions[seat], parts.canvases[seat].el);
+  return h(
+    tag,
+    { class: "piet-boards" },
+    board(0),
+    h(
+      "div",
+      { class: "piet-board piet-board-palette" },
+      h("div", { class: "piet-caption" }, t("pietui.palette")),
+      parts.palette.el,
+    ),
+    board(1),
+  );
+}
+
 export function drawPalette(screen) {
   const m = screen.model;
   const actor = screen.actor;

@@ -7,7 +7,7 @@ import { h, replace } from "../dom.js";
 import { errorText, t } from "../i18n.js";
 import { points } from "./advice.js";
 import { drawActions } from "./actions.js";
-import { boardGrids, drawCanvases, drawPalette } from "./cells.js";
+import { boardGrids, boardsLayout, drawCanvases, drawPalette } from "./cells.js";
 import { emptyChoice } from "./choice.js";
 import { hintMarks, moveFootprint } from "./hints.js";
 
@@ -87,8 +87,6 @@ class PuzzleBoard {
     Object.assign(parts, boardGrids(this));
     parts.captions = [0, 1].map(() => h("div", { class: "piet-caption" }));
     parts.actions = h("section", { class: "piet-actions", testid: "piet-actions" });
-    const board = (seat) =>
-      h("div", { class: `piet-board piet-board-${seat}` }, parts.captions[seat], parts.canvases[seat].el);
     const m = this.model;
     this.el = h(
       "section",
@@ -102,18 +100,7 @@ class PuzzleBoard {
           n: this.puzzle.moves_left,
         }),
       ),
-      h(
-        "div",
-        { class: "piet-boards" },
-        board(0),
-        h(
-          "div",
-          { class: "piet-board piet-board-palette" },
-          h("div", { class: "piet-caption" }, t("pietui.palette")),
-          parts.palette.el,
-        ),
-        board(1),
-      ),
+      boardsLayout(parts, "div"),
       parts.actions,
     );
     this.refresh();

@@ -8,7 +8,7 @@ import { colourCss, h, nameList, nameTag, replace } from "../dom.js";
 import { lang, playerName, t, tn } from "../i18n.js";
 import { rulesButton } from "../rules.js";
 import { drawActions } from "./actions.js";
-import { boardGrids, drawCanvases, drawPalette } from "./cells.js";
+import { boardGrids, boardsLayout, drawCanvases, drawPalette } from "./cells.js";
 import { emptyChoice } from "./choice.js";
 import { pietLobbyCards } from "./lobbycard.js";
 import { recordPanel } from "./record.js";
@@ -151,20 +151,7 @@ export class PietScreen {
       tabindex: 0,
       "aria-label": t("pietui.moves"),
     });
-    const board = (seat) =>
-      h("div", { class: `piet-board piet-board-${seat}` }, parts.captions[seat], parts.canvases[seat].el);
-    const boards = h(
-      "section",
-      { class: "piet-boards" },
-      board(0),
-      h(
-        "div",
-        { class: "piet-board piet-board-palette" },
-        h("div", { class: "piet-caption" }, t("pietui.palette")),
-        parts.palette.el,
-      ),
-      board(1),
-    );
+    const boards = boardsLayout(parts);
     const side = h(
       "section",
       { class: "piet-side" },
