@@ -19,7 +19,7 @@ from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 from starlette.exceptions import HTTPException
 from starlette.requests import ClientDisconnect
 
@@ -35,11 +35,10 @@ from atelier.server.advice import Advisor
 from atelier.server.decks import router as decks_router
 from atelier.server.forwarded import Proxies
 from atelier.server.headers import SecurityHeaders
-from atelier.server.http_errors import error_response, read_body, rule_error
+from atelier.server.http_errors import error_response, read_json_model, rule_error
 from atelier.server.ink.intake import MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES
 from atelier.server.model import COLOUR_HEX, hash_token
 from atelier.server.pngs import PngCache
-from atelier.server.protocol import load_json
 from atelier.server.qr import qr_svg
 from atelier.server.replays import AnimationCache, timeline_json
 from atelier.server.rooms import CREATOR_WAIT, IDLE_SECONDS, LiveRoom, Rooms
@@ -255,12 +254,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
             refused = error_response(request, RuleError("too_many_rooms", per_minute=per_minute))
             refused.headers["Retry-After"] = str(max(1, round(60 / max(1, per_minute))))
             return refused
-        raw = await read_body(request, MAX_CREATE_BYTES,
-                              lambda _size: RuleError("body_too_large", max=MAX_CREATE_BYTES))
-        try:
-            body = CreateRoom.model_validate(load_json(raw.decode()))
-        except (ValidationError, ValueError, RuleError):
-            raise RuleError("bad_message", detail="game, settings, language") from None
+        body = await read_json_model(request, CreateRoom, MAX_CREATE_BYTES,
+                                     "game, settings, language")
         if body.language not in LANGUAGES:
             return error_response(request, RuleError("unknown_language",
                                                       language=body.language), 400)
@@ -314,12 +309,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         game = get_game(name)
         if not isinstance(game, AdvisedGame):
             raise RuleError("no_advice")
-        raw = await read_body(request, MAX_ADVICE_BYTES,
-                              lambda _size: RuleError("body_too_large", max=MAX_ADVICE_BYTES))
-        try:
-            body = RecordBody.model_validate(load_json(raw.decode()))
-        except (ValidationError, ValueError, RuleError):
-            raise RuleError("bad_message", detail="record") from None
+        body = await read_json_model(request, RecordBody, MAX_ADVICE_BYTES, "record")
         work = game.record_advice(kind[:16], body.record, {"move": body.move})
         return JSONResponse(await request.app.state.advisor.run(work))
 

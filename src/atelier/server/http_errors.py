@@ -8,13 +8,18 @@ Routes raise :class:`RuleError`; the app's exception handler answers it
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TypeVar
 
 from fastapi import Request
 from fastapi.responses import JSONResponse, Response
+from pydantic import BaseModel, ValidationError
 
 from atelier.errors import RuleError
 from atelier.i18n import pick_language
+from atelier.server.protocol import load_json
 from atelier.server.views import error_body
+
+M = TypeVar("M", bound=BaseModel)
 
 STATUS = {
     "not_found": 404,
@@ -57,6 +62,16 @@ async def read_body(request: Request, limit: int,
             raise too_big(size)
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+async def read_json_model(request: Request, model: type[M], limit: int, detail: str) -> M:
+    """The JSON body as ``model``: ``body_too_large`` past ``limit`` bytes, else
+    ``bad_message`` naming ``detail`` for anything that is not that model."""
+    raw = await read_body(request, limit, lambda _size: RuleError("body_too_large", max=limit))
+    try:
+        return model.model_validate(load_json(raw.decode()))
+    except (ValidationError, ValueError, RuleError):
+        raise RuleError("bad_message", detail=detail) from None
 
 
 def error_response(request: Request, err: RuleError, status: int | None = None) -> JSONResponse:
