@@ -26,6 +26,14 @@ pytestmark = [
 ]
 
 
+def start_drawing(players: list[WsPlayer]) -> None:
+    """The first player (the host) starts; everyone is ready; all see the drawing phase."""
+    players[0].request({"t": "start"})
+    for p in players:
+        p.act({"type": "ready"})
+    for p in players:
+        p.state(phase_is("drawing"))
+
 def logged_marks(db: str, code: str, seat: int) -> list[dict[str, Any]]:
     return [row.data for row in logged_events(db, code, "action")
             if row.data.get("mark", {}).get("seat") == seat]
@@ -37,11 +45,7 @@ def play_one_round(server: Any, code: str) -> list[WsPlayer]:
                                  strict=True):
         p.join(name, colour)
     ann, bob, cat = players
-    ann.request({"t": "start"})
-    for p in players:
-        p.act({"type": "ready"})
-    for p in players:
-        p.state(phase_is("drawing"))
+    start_drawing(players)
     ann.draw(line_across(600, 0))
     bob.act({"type": "guess", "target": 0, "number": 1})
     ann.draw(line_across(1400, 2500), line_across(2200, 3400))
@@ -151,11 +155,7 @@ def test_guesses_at_the_same_moment_do_not_cover_each_other(browser: Any, server
     viewer = new_player(browser, "Watcher", "", phone=True)
     page = viewer.page
     try:
-        ann.request({"t": "start"})
-        for p in players:
-            p.act({"type": "ready"})
-        for p in players:
-            p.state(phase_is("drawing"))
+        start_drawing(players)
         ann.draw(line_across(600, 0))
         bob.act({"type": "guess", "target": 0, "number": 1})
         cat.act({"type": "guess", "target": 0, "number": 2})
