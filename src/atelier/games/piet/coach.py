@@ -13,13 +13,15 @@ import zlib
 from dataclasses import asdict
 from typing import Any
 
+from atelier.games.piet import analysis
+from atelier.games.piet.ai import DEFAULT_BUDGET as COMPUTER_BUDGET
 from atelier.games.piet.analysis import DEFAULT_BUDGET
 from atelier.games.piet.board import COLOURS, Masks, colour_at
 from atelier.games.piet.notation import format_move, parse_move, read_record
 from atelier.games.piet.puzzles import load as shipped_puzzles
 from atelier.games.piet.rules import State, legal_moves
 
-HINT_BUDGET = 60
+HINT_BUDGET = COMPUTER_BUDGET["hard"]
 """The hint's budget: the hard computer's (a hint is the move it would play)."""
 REVIEW_BUDGET = DEFAULT_BUDGET
 """Per ply of a review: the engine's recommended budget (docs/piet.md, Analysis),
@@ -34,8 +36,6 @@ def seed_of(record: str) -> int:
 
 
 def hint_job(record: str, against: str | None) -> dict[str, Any]:
-    from atelier.games.piet import analysis
-
     state = read_record(record).final
     seed = seed_of(record)
     best = analysis.hint(state, HINT_BUDGET, seed)
@@ -64,20 +64,12 @@ def position(state: State) -> dict[str, Any]:
 
 
 def review_job(record: str) -> dict[str, Any]:
-    from atelier.games.piet import analysis
-
     started = time.perf_counter()
     replayed = read_record(record)
     plies = analysis.review(record, REVIEW_BUDGET, seed_of(record))
     return {
         "positions": [position(state) for state in replayed.states],
-        "plies": [
-            {"ply": p.ply, "player": p.player, "played": p.played, "best": p.best,
-             "played_margin": p.played_margin, "best_margin": p.best_margin,
-             "loss": p.loss, "margin_after": p.margin_after, "exact": p.exact,
-             "turning": p.turning}
-            for p in plies
-        ],
+        "plies": [asdict(p) for p in plies],
         "seconds": round(time.perf_counter() - started, 3),
     }
 
@@ -108,8 +100,6 @@ def puzzles_job() -> dict[str, Any]:
 def try_job(record: str, move: str, answer: str, margin: int) -> dict[str, Any]:
     """A move tried in a puzzle: whether it is the winning one, and what it is
     worth beside the answer."""
-    from atelier.games.piet import analysis
-
     state = read_record(record).final
     tried = analysis.value_of(state, parse_move(move), PUZZLE_BUDGET, seed_of(record))
     played = format_move(tried.move)
