@@ -8,7 +8,7 @@ from array import array
 
 from atelier.bench.cli import Run, goal_lines
 from atelier.bench.load import Counts, Job, LoadProcess, Player
-from atelier.server.wsframe import BINARY
+from atelier.server.wire.wsframe import BINARY
 
 
 def bundle(*frames: bytes) -> bytes:

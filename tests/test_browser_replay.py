@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 import pytest
 
-from atelier.server.marks import replay_ms
+from atelier.server.room.marks import replay_ms
 from support.browser import ARTIFACTS, CHROMIUM, INKED_JS, new_player, words_problems
 from support.ink import line_across
 from support.log import logged_events

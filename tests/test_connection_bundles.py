@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
-from atelier.server.connection import Connection
 from atelier.server.ink.bundles import BUNDLE_MAX_BYTES
+from atelier.server.room.connection import Connection
 
 
 def queued_bundles(conn: Connection) -> list[bytes]:

@@ -225,7 +225,7 @@ def _server_bundles(frames: list[bytes]) -> list[bytes]:
     """What the server's connection sends for these frames, bundled."""
     import asyncio
 
-    from atelier.server import connection
+    from atelier.server.room import connection
     from test_connection_bundles import queued_bundles
 
     async def run() -> list[bytes]:

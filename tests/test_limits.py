@@ -3,7 +3,7 @@ spends nothing (the client's next batch is judged on what it really sent)."""
 
 from __future__ import annotations
 
-from atelier.server.limits import (
+from atelier.server.edge.limits import (
     INK_BYTES_BURST,
     INK_FRAMES_BURST,
     INK_FRAMES_PER_SECOND,

@@ -13,7 +13,7 @@ from atelier.games.incognito import GAME as INCOGNITO
 from atelier.games.pictomania import GAME as PICTOMANIA
 from atelier.games.piet.game import GAME as PIET
 from atelier.games.piet.game import PietState
-from atelier.server.model import (
+from atelier.server.room.model import (
     Event,
     RoomModel,
     decide_action,

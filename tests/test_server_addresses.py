@@ -15,7 +15,7 @@ import httpx
 import pytest
 import websockets
 
-from atelier.server.addresses import (
+from atelier.server.edge.addresses import (
     CONNECTIONS_PER_ADDRESS,
     PENDING_HELLOS_PER_ADDRESS,
     ROOMS_PER_MINUTE,
@@ -23,7 +23,7 @@ from atelier.server.addresses import (
     AddressPolicy,
     client_address,
 )
-from atelier.server.forwarded import Proxies
+from atelier.server.edge.forwarded import Proxies
 from support.client import Client, open_client
 from support.server import ServerProcess, create_room
 

@@ -8,7 +8,7 @@ import httpx
 
 from atelier.ink.codec import Begin, End, Points, Undo, encode_batch
 from atelier.ink.synth import DEVICES, record
-from atelier.server.limits import INK_FRAMES_BURST
+from atelier.server.edge.limits import INK_FRAMES_BURST
 from support.client import Client, open_client, seated_room
 from support.ink import stroke
 from support.server import ServerProcess

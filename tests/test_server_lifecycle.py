@@ -17,7 +17,7 @@ import websockets
 from atelier.games.registry import get_game
 from atelier.hub import open_hub
 from atelier.ink.synth import DEVICES, record
-from atelier.server.rooms import Rooms
+from atelier.server.room.rooms import Rooms
 from atelier.store import InkRow, open_store
 from support.client import Client, open_client, seated_room
 from support.log import stored_ink

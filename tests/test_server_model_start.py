@@ -9,7 +9,7 @@ from atelier.errors import RuleError
 from atelier.games.pictomania import GAME
 from atelier.games.piet import GAME as PIET
 from atelier.jsoncheck import as_object
-from atelier.server.model import RoomModel, decide_join, decide_start, new_model
+from atelier.server.room.model import RoomModel, decide_join, decide_start, new_model
 from support.views import seen
 
 

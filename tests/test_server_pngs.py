@@ -2,7 +2,7 @@ import asyncio
 
 from atelier.ink.codec import Begin, End, Points, encode_batch
 from atelier.ink.render import render_png
-from atelier.server.pngs import PngCache
+from atelier.server.http.pngs import PngCache
 
 LINE = encode_batch([Begin("pen", 80, 500, 500, 0), Points((40, 0, 10, 0) * 40), End()])
 DOWN = encode_batch([Begin("pen", 80, 500, 900, 600), Points((0, 40, 10, 0) * 40), End()])

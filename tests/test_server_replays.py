@@ -15,7 +15,7 @@ import pytest
 from PIL import Image
 
 from atelier.ink.animate import MAX_BYTES, MAX_FRAMES, MAX_SIZE
-from atelier.server.marks import replay_ms
+from atelier.server.room.marks import replay_ms
 from support.client import Client, seated_room
 from support.ink import line_across
 from support.log import logged_events

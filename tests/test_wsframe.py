@@ -1,10 +1,10 @@
-"""The pure rules of the room socket's framing (atelier.server.wsframe)."""
+"""The pure rules of the room socket's framing (atelier.server.wire.wsframe)."""
 
 from __future__ import annotations
 
 import pytest
 
-from atelier.server.wsframe import (
+from atelier.server.wire.wsframe import (
     MAX_CONTROL,
     Message,
     ProtocolError,

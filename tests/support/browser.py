@@ -13,7 +13,7 @@ from typing import Any
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize
 
 from atelier.games.registry import get_game
-from atelier.server.model import replay_log
+from atelier.server.room.model import replay_log
 from support.log import logged_events
 
 CHROMIUM = "/usr/bin/chromium"

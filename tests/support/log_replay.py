@@ -1,5 +1,5 @@
 """A game replayed from its seed and accepted actions the way a restarted
-server does it: as a room log through ``atelier.server.model.replay_log``."""
+server does it: as a room log through ``atelier.server.room.model.replay_log``."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from atelier.games.core import JSON, Game
-from atelier.server.events import Acted, Created, Joined, LogEvent, Started
-from atelier.server.model import COLOURS, replay_log
+from atelier.server.room.events import Acted, Created, Joined, LogEvent, Started
+from atelier.server.room.model import COLOURS, replay_log
 from atelier.store import EventRow
 
 S = TypeVar("S")

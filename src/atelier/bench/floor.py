@@ -27,7 +27,7 @@ from typing import cast
 
 from atelier.errors import RuleError
 from atelier.ink.guard import InkGuard
-from atelier.server.wsframe import BINARY, CLOSE, GUID, TEXT, frame, payload_length, unmask
+from atelier.server.wire.wsframe import BINARY, CLOSE, GUID, TEXT, frame, payload_length, unmask
 from atelier.store import InkRow, Store, open_store
 
 FLUSH_SECONDS = 0.25

@@ -46,7 +46,7 @@ from pydantic.fields import FieldInfo
 from atelier.games.actions import ActionSchema
 from atelier.games.core import Game, LegalActionsGame, PlayedThrough
 from atelier.ink.codec import Begin, Clear, End, InkError, Op, Points, Undo, encode_batch
-from atelier.server.model import COLOURS, RoomModel, replay_log
+from atelier.server.room.model import COLOURS, RoomModel, replay_log
 from atelier.store import Store, open_store
 
 SENDS_PER_CONNECTION = 30

@@ -21,12 +21,12 @@ from atelier.bench.sketch import GAME
 from atelier.games.core import JSON
 from atelier.hub.base import LocalHub
 from atelier.ink.synth import DEVICES, record
-from atelier.server import fanout
-from atelier.server import model as m
-from atelier.server.connection import Connection
 from atelier.server.ink.bundles import bundler
 from atelier.server.ink.intake import InkIntake
-from atelier.server.live_room import LiveRoom
+from atelier.server.room import fanout
+from atelier.server.room import model as m
+from atelier.server.room.connection import Connection
+from atelier.server.room.live_room import LiveRoom
 
 
 class Written:

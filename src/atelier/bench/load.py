@@ -25,7 +25,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from atelier.bench.wsclient import WsClient, client_frame
-from atelier.server.wsframe import BINARY, TEXT
+from atelier.server.wire.wsframe import BINARY, TEXT
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "orange")
 SLOTS = 10

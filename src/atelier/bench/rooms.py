@@ -27,7 +27,7 @@ from urllib.parse import urlsplit
 from atelier.bench.cli import UNLIMITED, free_port, http, proc_rss_mib
 from atelier.bench.wsclient import WsClient, client_frame
 from atelier.ink.synth import DEVICES, record
-from atelier.server.wsframe import BINARY, TEXT
+from atelier.server.wire.wsframe import BINARY, TEXT
 
 
 class Player:

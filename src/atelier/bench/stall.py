@@ -34,7 +34,7 @@ from multiprocessing.connection import Connection
 
 from atelier.bench.cli import free_port, http, percentile, proc_rss_mib
 from atelier.bench.wsclient import client_frame
-from atelier.server.wsframe import CONTINUATION, PING, TEXT
+from atelier.server.wire.wsframe import CONTINUATION, PING, TEXT
 
 ATTACKS = ("none", "fragments", "heads", "idle", "pings")
 PING_EVERY = 0.06  # under the 20 messages a second a connection may send

@@ -17,7 +17,7 @@ import os
 from collections.abc import Callable
 from typing import cast
 
-from atelier.server.wsframe import BINARY, CLOSE, GUID, PING, PONG, TEXT, payload_length
+from atelier.server.wire.wsframe import BINARY, CLOSE, GUID, PING, PONG, TEXT, payload_length
 
 
 def client_frame(opcode: int, payload: bytes, key: bytes | None = None) -> bytes:

@@ -17,8 +17,8 @@ from typing import Any
 import uvicorn
 from starlette.websockets import WebSocket
 
-from atelier.server.fastws import front_protocol
 from atelier.server.ink.transport import SocketTransport
+from atelier.server.wire.frontdoor import front_protocol
 
 Scope = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[MutableMapping[str, Any]]]

@@ -192,7 +192,7 @@ class DrawingGame(Game[S], Protocol[S]):
 @runtime_checkable
 class GuessTimelineGame(DrawingGame[S], Protocol[S]):
     """A drawing game whose guesses are shown on a drawing's replay
-    (Pictomania); see atelier.server.marks."""
+    (Pictomania); see atelier.server.room.marks."""
 
     def marked_drawing(self, action: Mapping[str, JSON]) -> int | None:
         """The seat whose drawing ``action`` marks (a guess: its target), so

@@ -30,20 +30,20 @@ from atelier.games.settings import schema
 from atelier.hub import open_hub
 from atelier.i18n import LANGUAGES, catalog
 from atelier.ink.batches import BatchLog
-from atelier.server.addresses import AddressLimits, AddressPolicy, client_address
-from atelier.server.advice import Advisor
-from atelier.server.decks import router as decks_router
-from atelier.server.forwarded import Proxies
-from atelier.server.headers import SecurityHeaders
-from atelier.server.http_errors import error_response, read_json_model, rule_error
+from atelier.server.edge.addresses import AddressLimits, AddressPolicy, client_address
+from atelier.server.edge.forwarded import Proxies
+from atelier.server.edge.headers import SecurityHeaders
+from atelier.server.http.advice import Advisor
+from atelier.server.http.decks import router as decks_router
+from atelier.server.http.errors import error_response, read_json_model, rule_error
+from atelier.server.http.pngs import PngCache
+from atelier.server.http.qr import qr_svg
+from atelier.server.http.replays import AnimationCache, timeline_json
 from atelier.server.ink.intake import MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES
-from atelier.server.model import COLOUR_HEX, hash_token
-from atelier.server.pngs import PngCache
-from atelier.server.qr import qr_svg
-from atelier.server.replays import AnimationCache, timeline_json
-from atelier.server.rooms import CREATOR_WAIT, IDLE_SECONDS, LiveRoom, Rooms
-from atelier.server.socket import HELLO_SECONDS, serve_socket
-from atelier.server.views import drawing_key, room_summary, visible_drawers
+from atelier.server.room.model import COLOUR_HEX, hash_token
+from atelier.server.room.rooms import CREATOR_WAIT, IDLE_SECONDS, LiveRoom, Rooms
+from atelier.server.room.views import drawing_key, room_summary, visible_drawers
+from atelier.server.session import HELLO_SECONDS, serve_socket
 from atelier.store import open_store
 
 log = logging.getLogger(__name__)

@@ -13,7 +13,7 @@ import socket
 import sys
 from typing import Any
 
-from atelier.server.addresses import (
+from atelier.server.edge.addresses import (
     CONNECTIONS_PER_ADDRESS,
     LOOKUPS_PER_MINUTE,
     PENDING_HELLOS_PER_ADDRESS,
@@ -23,8 +23,8 @@ from atelier.server.addresses import (
 )
 
 DEFAULT_DB = os.path.join("data", "atelier.sqlite3")
-HEAD_SECONDS = 10.0  # as atelier.server.fastws's, without importing uvicorn for --help
-HELLO_SECONDS = 10.0  # as atelier.server.socket's
+HEAD_SECONDS = 10.0  # as atelier.server.wire.frontdoor's, without importing uvicorn for --help
+HELLO_SECONDS = 10.0  # as atelier.server.session's
 
 
 def raise_file_limit() -> int:
@@ -190,12 +190,12 @@ def main(argv: list[str]) -> int:
     setup_logging(args.log_level)
 
     from atelier.games.registry import register
-    from atelier.server.addresses import SocketCounts
     from atelier.server.app import ServerConfig, address_of, create_app
-    from atelier.server.fastws import Defences, front_protocol
-    from atelier.server.forwarded import Proxies
+    from atelier.server.edge.addresses import SocketCounts
+    from atelier.server.edge.forwarded import Proxies
     from atelier.server.ink.transport import SocketTransport
-    from atelier.server.socket import serve_socket
+    from atelier.server.session import serve_socket
+    from atelier.server.wire.frontdoor import Defences, front_protocol
     from atelier.server.workers import OwnerOnly, WorkerServer
 
 
@@ -269,7 +269,7 @@ def main(argv: list[str]) -> int:
                            app.state.addresses, address_of(ws, config.address_policy), proxies,
                            config.hello_seconds, transport)
 
-    # Room sockets get the lean transport (atelier.server.fastws); HTTP is uvicorn's.
+    # Room sockets get the lean transport (atelier.server.wire.roomsocket); HTTP is uvicorn's.
     lean = args.ws_transport == "lean"
     defences = Defences(args.head_timeout, SocketCounts(args.max_sockets, proxies))
     http: Any = front_protocol(room_socket, defences) if lean else "auto"

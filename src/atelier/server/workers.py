@@ -35,7 +35,7 @@ from typing import Any
 
 import uvicorn
 
-from atelier.server.addresses import SocketCounts, Ticket
+from atelier.server.edge.addresses import SocketCounts, Ticket
 
 log = logging.getLogger(__name__)
 

@@ -111,7 +111,7 @@ class Pictomania:
     def canvas_action(self, state: State, seat: int, blank: bool) -> dict[str, JSON] | None:
         return engine.canvas_action(state, seat, blank)
 
-    # -- guesses on a drawing's replay (atelier.server.marks) --------------------
+    # -- guesses on a drawing's replay (atelier.server.room.marks) --------------------
 
     def marked_drawing(self, action: Mapping[str, JSON]) -> int | None:
         """The seat whose drawing ``action`` marks: a guess marks its target's."""

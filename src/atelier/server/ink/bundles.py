@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from atelier.server.per_loop import PerLoop
+from atelier.server.wire.per_loop import PerLoop
 
 BUNDLE_SECONDS = 0.04
 """How long ink waits for company: each message sent costs the server far more

@@ -21,7 +21,7 @@ from atelier.ink.codec import MAX_BATCH_BYTES
 from atelier.server.ink.relay import relay_ink
 from atelier.server.ink.rights import Drawer, InkRights, rights, seat_tools
 from atelier.server.ink.room import InkRoom, Watcher
-from atelier.server.model import Event, RoomModel, decide_action
+from atelier.server.room.model import Event, RoomModel, decide_action
 from atelier.store import InkRow, Store
 
 log = logging.getLogger(__name__)

@@ -6,11 +6,11 @@ from __future__ import annotations
 import struct
 from functools import partial
 
-from atelier.server import views
 from atelier.server.ink.bundles import bundler
 from atelier.server.ink.caches import NOTHING, Fan, Seen
 from atelier.server.ink.rights import rights
 from atelier.server.ink.room import InkRoom, Watcher
+from atelier.server.room import views
 
 
 def sync_ink(room: InkRoom, conn: Watcher) -> None:

@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from atelier.ink.batches import BatchLog
 from atelier.ink.guard import InkGuard
 from atelier.ink.presence import InkPresence
-from atelier.server.model import RoomModel
-from atelier.server.views import drawing_game, drawing_key
+from atelier.server.room.model import RoomModel
+from atelier.server.room.views import drawing_game, drawing_key
 
 
 @dataclass(slots=True)

@@ -11,7 +11,7 @@ from atelier.ink.batches import BatchLog
 from atelier.ink.guard import InkGuard
 from atelier.ink.presence import InkPresence
 from atelier.server.ink.caches import InkCaches, Watcher
-from atelier.server.model import RoomModel
+from atelier.server.room.model import RoomModel
 
 __all__ = ["InkRoom", "Watcher"]
 

@@ -1,7 +1,7 @@
 """What a session needs of its socket's transport besides receiving and sending:
 a way to write a message at once, and a way to take ink before it is queued.
 
-The room socket's own transport (``fastws.RoomSocket``) does both and hands
+The room socket's own transport (``wire.roomsocket.RoomSocket``) does both and hands
 itself to the session; uvicorn's WebSocket (``--ws-transport uvicorn``) does
 neither, and its sessions get ``QUEUED``."""
 

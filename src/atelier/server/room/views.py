@@ -12,8 +12,8 @@ from typing import Any, cast
 
 from atelier.errors import RuleError
 from atelier.games.core import DrawingGame, agreements
-from atelier.server.model import COLOUR_HEX, Player, RoomModel
-from atelier.server.protocol import PROTOCOL_VERSION
+from atelier.server.room.model import COLOUR_HEX, Player, RoomModel
+from atelier.server.wire.protocol import PROTOCOL_VERSION
 
 
 def is_drawing_game(room: RoomModel) -> bool:

@@ -13,8 +13,8 @@ import time
 from dataclasses import dataclass, field
 
 from atelier.errors import RuleError
-from atelier.server.forwarded import Proxies
-from atelier.server.limits import TokenBucket
+from atelier.server.edge.forwarded import Proxies
+from atelier.server.edge.limits import TokenBucket
 
 ROOMS_PER_MINUTE = 120
 LOOKUPS_PER_MINUTE = 600

@@ -7,9 +7,9 @@ Functions of a ``LiveRoom``, with no waiting and no other process involved
 
 from __future__ import annotations
 
-from atelier.server import views
 from atelier.server.ink.relay import sync_ink
-from atelier.server.live_room import CREATOR, LiveRoom
+from atelier.server.room import views
+from atelier.server.room.live_room import CREATOR, LiveRoom
 
 
 def push_states(room: LiveRoom) -> None:

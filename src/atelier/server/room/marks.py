@@ -21,8 +21,8 @@ from typing import Any
 from atelier.games.core import GuessTimelineGame
 from atelier.ink.guard import InkGuard
 from atelier.ink.replay import MAX_GAP_MS, timeline
-from atelier.server.model import RoomModel
-from atelier.server.views import drawing_key
+from atelier.server.room.model import RoomModel
+from atelier.server.room.views import drawing_key
 from atelier.store import EventRow
 
 

@@ -29,9 +29,9 @@ from atelier.content.custom import (
 from atelier.content.decks import Card
 from atelier.errors import RuleError
 from atelier.games.core import CustomDeckGame
-from atelier.server.http_errors import read_body
-from atelier.server.model import decide_settings
-from atelier.server.rooms import LiveRoom, Rooms
+from atelier.server.http.errors import read_body
+from atelier.server.room.model import decide_settings
+from atelier.server.room.rooms import LiveRoom, Rooms
 
 router = APIRouter()
 

@@ -1,5 +1,5 @@
 """One object per event loop, made on first use: the shared timers of the room
-sockets (``fastws.Keepalive``) and of ink bundles (``ink.bundles.bundler``).
+sockets (``roomsocket.Keepalive``) and of ink bundles (``ink.bundles.bundler``).
 Tests run several event loops in one process, one after another, so an object
 made for a finished loop is dropped rather than reused."""
 

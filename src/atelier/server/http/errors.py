@@ -16,8 +16,8 @@ from pydantic import BaseModel, ValidationError
 
 from atelier.errors import RuleError
 from atelier.i18n import pick_language
-from atelier.server.protocol import load_json
-from atelier.server.views import error_body
+from atelier.server.room.views import error_body
+from atelier.server.wire.protocol import load_json
 
 M = TypeVar("M", bound=BaseModel)
 

@@ -9,9 +9,9 @@ from typing import Any
 
 from atelier.ink.animate import render_animation
 from atelier.ink.replay import duration_ms
-from atelier.server.marks import guesses_on
-from atelier.server.pngs import RenderCache
-from atelier.server.rooms import LiveRoom
+from atelier.server.http.pngs import RenderCache
+from atelier.server.room.marks import guesses_on
+from atelier.server.room.rooms import LiveRoom
 from atelier.store import Store
 
 

@@ -15,15 +15,15 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from atelier.errors import RuleError
 from atelier.i18n import pick_language
-from atelier.server import model as m
-from atelier.server import protocol as p
-from atelier.server import views
-from atelier.server.addresses import AddressLimits
-from atelier.server.connection import Connection
-from atelier.server.forwarded import Proxies
+from atelier.server.edge.addresses import AddressLimits
+from atelier.server.edge.forwarded import Proxies
 from atelier.server.ink.transport import QUEUED, SocketTransport
-from atelier.server.marks import mark_for
-from atelier.server.rooms import LiveRoom, Rooms
+from atelier.server.room import model as m
+from atelier.server.room import views
+from atelier.server.room.connection import Connection
+from atelier.server.room.marks import mark_for
+from atelier.server.room.rooms import LiveRoom, Rooms
+from atelier.server.wire import protocol as p
 
 log = logging.getLogger(__name__)
 

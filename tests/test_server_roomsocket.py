@@ -1,4 +1,4 @@
-"""The room socket's own WebSocket transport (atelier.server.fastws), over a real
+"""The room socket's own WebSocket transport (atelier.server.wire.roomsocket), over a real
 server process: what a browser or a careless client may send, framed by hand."""
 
 from __future__ import annotations
@@ -81,7 +81,7 @@ def test_a_client_heard_from_is_not_pinged_and_one_that_stays_silent_is_closed()
     test looks itself, so it waits for no clock."""
     from types import SimpleNamespace
 
-    from atelier.server.fastws import PING_PATIENCE, Keepalive, RoomSocket
+    from atelier.server.wire.roomsocket import PING_PATIENCE, Keepalive, RoomSocket
 
     class Transport:  # what the socket writes, and nothing else
         def __init__(self) -> None:

@@ -25,12 +25,12 @@ from atelier.errors import RuleError
 from atelier.games.core import Game
 from atelier.hub import Hub, HubMessage
 from atelier.ink.guard import restore
-from atelier.server import fanout, views
-from atelier.server.computers import Computers
-from atelier.server.connection import Connection
-from atelier.server.deadlines import Deadlines
 from atelier.server.ink.intake import MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES, InkIntake
-from atelier.server.live_room import (
+from atelier.server.room import fanout, views
+from atelier.server.room.computers import Computers
+from atelier.server.room.connection import Connection
+from atelier.server.room.deadlines import Deadlines
+from atelier.server.room.live_room import (
     CREATOR,
     HOLD_RENEW,
     LiveRoom,
@@ -38,7 +38,7 @@ from atelier.server.live_room import (
     normal_code,
     valid_code,
 )
-from atelier.server.model import (
+from atelier.server.room.model import (
     Event,
     RoomModel,
     decide_unclaimed_host,

@@ -28,8 +28,8 @@ from atelier.games.core import (
     agreements,
     winners,
 )
-from atelier.server import events
-from atelier.server.events import Event as Event  # the other server modules name it here
+from atelier.server.room import events
+from atelier.server.room.events import Event as Event  # the other server modules name it here
 
 if TYPE_CHECKING:
     from atelier.store import EventRow

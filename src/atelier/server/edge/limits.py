@@ -60,7 +60,7 @@ class Strikes:
 class InkAllowance:
     """Two token buckets in one, for batches and for bytes, spent together once
     per batch (the server's busiest path); a refusal spends nothing. Ink beyond
-    it waits for it to refill rather than being refused (socket.py): a server
+    it waits for it to refill rather than being refused (session.py): a server
     that reads a socket late sees honest batches in a bunch, and a refused batch
     would break the stroke it belongs to."""
 

@@ -17,9 +17,9 @@ from collections.abc import Callable
 
 from starlette.websockets import WebSocket
 
+from atelier.server.edge.limits import Limits
 from atelier.server.ink.bundles import Bundle
 from atelier.server.ink.transport import QUEUED, SocketTransport
-from atelier.server.limits import Limits
 
 QUEUE_SIZE = 1024
 CLOSE_TOO_SLOW = 1013

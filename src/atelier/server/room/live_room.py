@@ -16,9 +16,9 @@ from dataclasses import dataclass, field
 from atelier.ink.batches import BatchLog
 from atelier.ink.guard import InkGuard
 from atelier.ink.presence import InkPresence
-from atelier.server.connection import Connection
 from atelier.server.ink.caches import InkCaches
-from atelier.server.model import RoomModel
+from atelier.server.room.connection import Connection
+from atelier.server.room.model import RoomModel
 
 CODE_ALPHABET = "23456789ABCDEFGHJKMNPQRSTUVWXYZ"
 CODE_LENGTH = 6

@@ -12,8 +12,8 @@ from typing import Any
 
 from atelier.errors import RuleError
 from atelier.games.core import BotGame
-from atelier.server.live_room import LiveRoom
-from atelier.server.model import Event, RoomModel, decide_action
+from atelier.server.room.live_room import LiveRoom
+from atelier.server.room.model import Event, RoomModel, decide_action
 
 log = logging.getLogger(__name__)
 
