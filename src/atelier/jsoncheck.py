@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, TypeGuard
 
 if TYPE_CHECKING:
-    from atelier.games.core import JSON
+    from atelier.jsonvalue import JSON
 
 
 def is_int(value: object) -> TypeGuard[int]:

@@ -643,7 +643,7 @@ class Runner:
         quick = dict(game.quick_settings) if isinstance(game, PlayedThrough) else {}
         r = httpx.post(self.http + "/api/rooms", json={"game": name, "settings": quick})
         # all the fuzzer's rooms come from one address: run the server with the
-        # per-address limits lifted (atelier.bench.cli.UNLIMITED)
+        # per-address limits lifted (atelier.bench.measure.UNLIMITED)
         assert r.status_code == 201, r.text
         code = r.json()["code"]
         peers = [Peer(self, code, f"P{i}") for i in range(game.min_seats)]
@@ -726,7 +726,7 @@ def main(argv: list[str]) -> int:
     import sys
     import tempfile
 
-    from atelier.bench.cli import UNLIMITED, free_port
+    from atelier.bench.measure import UNLIMITED, free_port
 
     ap = argparse.ArgumentParser(prog="atelier bench fuzz", description=__doc__.split("\n")[0])
     ap.add_argument("--messages", type=int, default=100_000)

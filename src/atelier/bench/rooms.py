@@ -24,7 +24,7 @@ import time
 from typing import Any
 from urllib.parse import urlsplit
 
-from atelier.bench.cli import UNLIMITED, free_port, http, proc_rss_mib
+from atelier.bench.measure import UNLIMITED, free_port, http, proc_rss_mib
 from atelier.bench.wsclient import WsClient, client_frame
 from atelier.ink.synth import DEVICES, record
 from atelier.server.wire.wsframe import BINARY, TEXT

@@ -32,7 +32,7 @@ import tempfile
 import time
 from multiprocessing.connection import Connection
 
-from atelier.bench.cli import free_port, http, percentile, proc_rss_mib
+from atelier.bench.measure import free_port, http, percentile, proc_rss_mib
 from atelier.bench.wsclient import client_frame
 from atelier.server.wire.wsframe import CONTINUATION, PING, TEXT
 

@@ -28,6 +28,7 @@ from atelier.content.decks import (
     MAX_WORD_LENGTH,
     WORDS_PER_CARD,
 )
+from atelier.content.findings import Finding
 from atelier.content.meanings import (
     GLOSSES_FILE,
     PAIRS_FILE,
@@ -47,20 +48,9 @@ from atelier.content.models import (
     parsed,
     texts,
 )
-from atelier.i18n import LANGUAGES, translate
+from atelier.i18n import LANGUAGES
 
 _LEVEL_FILE = re.compile(r"level(\d+)\.json")
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One problem: ``code`` keys the message ``error.<code>``."""
-
-    code: str
-    params: dict[str, Any] = field(default_factory=dict)
-
-    def message(self, lang: str = "en") -> str:
-        return translate(f"error.{self.code}", lang, **self.params)
 
 
 @dataclass(frozen=True)

@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from atelier.content.check import (
-    Finding,
     card_findings,
     confusable_words,
     duplicate_ids,
     repeated_words,
 )
 from atelier.content.decks import LEVELS, MAX_WORD_LENGTH, WORDS_PER_CARD, Card
+from atelier.content.findings import Finding
 from atelier.errors import RuleError
 from atelier.jsoncheck import is_int
 

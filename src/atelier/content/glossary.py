@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 
-from atelier.content import check, plurals
+from atelier.content import plurals
+from atelier.content.findings import Finding
 from atelier.i18n import LANGUAGES
 
 _FIELD = re.compile(r"\{\w*\}")
@@ -56,7 +57,7 @@ def avoided() -> dict[str, list[Avoid]]:
 
 def glossary_findings(
     data: Mapping[str, Mapping[str, object]], words: Mapping[str, list[Avoid]] | None = None
-) -> Iterator[check.Finding]:
+) -> Iterator[Finding]:
     """Texts of one strings file (``{lang: {key: text}}``) that use a word the
     glossary says not to (``words``: the shipped glossary unless given)."""
     words = avoided() if words is None else words
@@ -68,7 +69,7 @@ def glossary_findings(
             text = _FIELD.sub(" ", text)  # "{brushes}" names a field, not a word
             for avoid in words.get(lang, []):
                 if avoid.pattern.search(text):
-                    yield check.Finding(
+                    yield Finding(
                         "strings_glossary",
                         {
                             "name": key,

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 
-from atelier.content import check
+from atelier.content.findings import Finding
 from atelier.i18n import LANGUAGES, PLURAL_BY, PLURAL_FIELD, plural_categories
 
 # Fields that carry a number of things. Ordinals and labels ("Round {n} of",
@@ -70,7 +70,7 @@ def flat_text(value: object) -> object:
     return value
 
 
-def plural_findings(data: Mapping[str, Mapping[str, object]]) -> Iterator[check.Finding]:
+def plural_findings(data: Mapping[str, Mapping[str, object]]) -> Iterator[Finding]:
     """Problems of the counted texts of one strings file (``{lang: {key: text}}``)."""
     keys: dict[str, None] = {}
     for lang in LANGUAGES:
@@ -85,25 +85,25 @@ def plural_findings(data: Mapping[str, Mapping[str, object]]) -> Iterator[check.
         for lang, text in texts.items():
             if isinstance(text, str):
                 if plural:
-                    yield check.Finding(
+                    yield Finding(
                         "strings_plural_missing", {"name": key, "language": lang, "word": counted}
                     )
             elif isinstance(text, dict):
                 yield from _form_findings(key, lang, text)
 
 
-def _form_findings(key: str, lang: str, text: Mapping[str, object]) -> Iterator[check.Finding]:
+def _form_findings(key: str, lang: str, text: Mapping[str, object]) -> Iterator[Finding]:
     wanted = plural_categories(lang)
     have = forms(text)
     for category in sorted(wanted - set(have)):
-        yield check.Finding(
+        yield Finding(
             "strings_plural_form_missing", {"name": key, "language": lang, "form": category}
         )
     for category in sorted(set(have) - wanted):
-        yield check.Finding(
+        yield Finding(
             "strings_plural_form_unknown",
             {"name": key, "language": lang, "form": category, "forms": ", ".join(sorted(wanted))},
         )
     by = text.get(PLURAL_BY, PLURAL_FIELD)
     if not isinstance(by, str) or not all(isinstance(v, str) for v in have.values()):
-        yield check.Finding("strings_not_text", {"name": key, "language": lang})
+        yield Finding("strings_not_text", {"name": key, "language": lang})

@@ -27,7 +27,7 @@ from typing import Annotated, Literal, TypeVar, get_args
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from atelier.errors import RuleError
-from atelier.games.core import JSON
+from atelier.jsonvalue import JSON
 
 Int = Annotated[int, Field(ge=-(2**31), le=2**31)]
 """An integer field: strictly an int (not a bool, float or string), and small."""

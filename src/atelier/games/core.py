@@ -24,27 +24,15 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
 from atelier.jsoncheck import as_ints
+from atelier.jsonvalue import JSON as JSON  # every game names it here
 
 if TYPE_CHECKING:
     from atelier.games.actions import ActionSchema
     from atelier.games.settings import SettingsModel
 
-if TYPE_CHECKING:
-    # Read-only containers, so a list[str] or dict[str, int] is JSON as it is
-    # (list and dict are invariant: a list[str] is not a list[JSON]).
-    JSON: TypeAlias = Mapping[str, "JSON"] | Sequence["JSON"] | str | int | float | bool | None
-else:
-    # At run time pydantic (the log's event models, the states' codec) takes a
-    # JSON value as it is: it came from json.loads or from the game's own code,
-    # and the game's schemas check its contents. Walking a whole saved state
-    # again would only cost time.
-    JSON = Any
-"""A JSON value, as ``json.loads`` returns it: what states, views, settings,
-actions and logged events are made of. A real type, so mypy checks that code
-reading one narrows it (``isinstance``) or validates it first."""
 SYSTEM = -1
 """The seat the server acts as when a deadline passes."""
 

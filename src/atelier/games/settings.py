@@ -22,7 +22,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, ValidationError
 
 from atelier.errors import RuleError
-from atelier.games.core import JSON
+from atelier.jsonvalue import JSON
 
 Language = Literal["en", "de", "uk"]
 """The languages of the decks (atelier.i18n.LANGUAGES; a test keeps them equal)."""
