@@ -13,6 +13,7 @@ from atelier.games.core import SYSTEM
 from atelier.games.incognito import GAME as INCOGNITO
 from atelier.games.incognito import State as IgState
 from atelier.games.pictomania import GAME as PICTOMANIA
+from support.actions import apply_json
 from support.pictomania import act, deal, new, number_of, refused, started
 from support.views import seen
 
@@ -56,8 +57,10 @@ def test_pm_skip_confirms_the_scores_for_absent_players() -> None:
 def test_pm_skip_is_for_the_host_only_and_well_formed() -> None:
     state = started(3)
     refused("bad_action", state, 0, type="skip", seats=[1])
-    for bad in ([], [5], [1, 1], "1", [True]):
+    for bad in ([], [5], [1, 1]):
         refused("bad_action", state, SYSTEM, type="skip", seats=bad)
+    for mistyped in ("1", [True]):  # never reach the rules: the schema refuses them
+        refused("action_invalid", state, SYSTEM, type="skip", seats=mistyped)
 
 
 # --- Pictomania: removing a player ---------------------------------------------------
@@ -138,7 +141,7 @@ def ig_start(players: int = 4, **settings: Any) -> IgState:
 
 
 def ig(state: IgState, who: int, kind: str, now: float = 1.0, /, **fields: Any) -> IgState:
-    return INCOGNITO.apply(state, who, {"type": kind, **fields}, now)
+    return apply_json(INCOGNITO, state, who, {"type": kind, **fields}, now)
 
 
 def ig_refused(code: str, state: IgState, who: int, kind: str, /, **fields: Any) -> None:
@@ -211,7 +214,7 @@ def test_ig_removing_the_last_drawer_starts_the_countdown_or_the_vote() -> None:
 def test_ig_removal_refusals() -> None:
     state = ig_start(3)
     ig_refused("incognito.system_only", state, 0, "remove", seat=1)
-    ig_refused("bad_action", state, SYSTEM, "remove", seat=9)
+    ig_refused("bad_target", state, SYSTEM, "remove", seat=9)  # as in Pictomania
     ig_refused("bad_action", state, SYSTEM, "skip", seats=[])
     state = ig(state, SYSTEM, "remove", seat=2)
     ig_refused("player_removed", state, SYSTEM, "remove", seat=2)

@@ -20,6 +20,7 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from support.actions import apply_json
 from support.browser import ARTIFACTS, CHROMIUM, axe_serious, join_page, tid, words_problems
 from support.server import ServerProcess
 
@@ -92,7 +93,7 @@ def near_end_piet_record() -> str:
         view = game.view(states[-1], None)
         actor = int(view["to_move"])
         action = game.choose_move(states[-1], "easy", len(states))
-        states.append(game.apply(states[-1], actor, action, 0.0))
+        states.append(apply_json(game, states[-1], actor, action, 0.0))
     record: str = game.view(states[-4], None)["record"]
     return record
 

@@ -13,10 +13,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from atelier.errors import RuleError
+from atelier.games.actions import as_json
 from atelier.games.core import JSON, SYSTEM
 from atelier.games.incognito import GAME, State
 from atelier.games.incognito.engine import place_remaining
 from atelier.games.incognito.legal import legal_actions
+from support.actions import apply_json
 from support.log_replay import LoggedAction, Replay
 
 WORDS = [f"W{i:03d}X" for i in range(80)]
@@ -28,15 +30,15 @@ def legal_moves(state: State) -> list[tuple[int, dict[str, JSON]]]:
     """Every player's legal action, and the host's "advance" between rounds."""
     moves: list[tuple[int, dict[str, JSON]]] = (
         [(SYSTEM, {"type": "advance"})] if state.phase == "scored" else [])
-    for seat in range(state.seats):
-        moves += [(seat, action) for action in legal_actions(state, seat)]
+    for seat in range(state.players):
+        moves += [(seat, as_json(action)) for action in legal_actions(state, seat)]
     return moves
 
 
 def is_legal(state: State, seat: int, action: dict[str, Any]) -> bool:
     """Whether ``action`` is listed (compared as JSON: ``true`` is not ``1``)."""
     return json.dumps(action, sort_keys=True) in {
-        json.dumps(a, sort_keys=True) for a in legal_actions(state, seat)}
+        json.dumps(as_json(a), sort_keys=True) for a in legal_actions(state, seat)}
 
 
 def fuzz_move(rng: random.Random, n: int) -> tuple[int, dict[str, Any]]:
@@ -76,7 +78,7 @@ def play(n: int, seed: int, driver: int, limit: float | None,
             seat, action = rng.choice(moves)
         before = json.dumps(GAME.dump(state))
         try:
-            nxt = GAME.apply(state, seat, action, now)
+            nxt = apply_json(GAME, state, seat, action, now)
         except RuleError as err:
             assert json.dumps(GAME.dump(state)) == before  # refused: nothing changed
             # a player's legal action is refused only once its time is up
@@ -146,7 +148,7 @@ def secrets_hidden_from(state: State, viewer: int | None) -> list[State]:
 
     relabelled = replace(state, votes=list(state.votes))
     swap = {1: 2, 2: 3, 3: 4, 4: 5, 5: 6, 6: 1}
-    for voter in range(state.seats):
+    for voter in range(state.players):
         if voter != viewer:
             relabelled.votes[voter] = {a: swap[t] for a, t in state.votes[voter].items()}
     variants.append(relabelled)

@@ -10,7 +10,9 @@ import pytest
 from atelier.errors import RuleError
 from atelier.games.core import SYSTEM
 from atelier.games.pictomania import GAME
+from atelier.games.pictomania.actions import Canvas
 from atelier.games.pictomania.state import State
+from support.actions import apply_json
 from support.pictomania import (
     NAMES,
     a_wrong_number,
@@ -138,7 +140,7 @@ def test_first_edition_swaps_are_limited_per_player_per_game() -> None:
 
 def test_replacing_unknown_card_is_refused() -> None:
     refused("bad_card", new(4), 0, type="replace", card="D")
-    refused("bad_card", new(4), 0, type="replace", card=1)
+    refused("action_invalid", new(4), 0, type="replace", card=1)  # the schema's
 
 
 def test_replacement_keeps_enough_cards_for_later_rounds() -> None:
@@ -209,7 +211,7 @@ def test_guess_constraints() -> None:
     refused("bad_target", state, 0, type="guess", target=4, number=1)
     refused("bad_number", state, 0, type="guess", target=1, number=8)
     refused("bad_number", state, 0, type="guess", target=1, number=0)
-    refused("bad_number", state, 0, type="guess", target=1, number=True)
+    refused("action_invalid", state, 0, type="guess", target=1, number=True)  # the schema's
     state = act(state, 0, type="guess", target=1, number=5)
     refused("already_guessed", state, 0, type="guess", target=1, number=6)
     refused("number_spent", state, 0, type="guess", target=2, number=5)
@@ -274,7 +276,7 @@ def test_black_token_default_is_the_highest_and_any_remaining_may_be_taken() -> 
     state = act(state, 1, type="black")
     assert (state.seats[0].black, state.seats[1].black) == (1, 3)
     refused("black_token_gone", state, 2, type="black", value=1)
-    refused("black_token_gone", state, 2, type="black", value="2")
+    refused("action_invalid", state, 2, type="black", value="2")  # the schema's
     assert seen(GAME, state, None)["black_tokens_left"] == [2, 2]
     assert seen(GAME, state, None)["players"][0]["black_token"] == 1
 
@@ -542,15 +544,15 @@ def test_canvas_reports_only_in_the_first_edition_and_only_changes() -> None:
     assert second.seats[0].drawn is False
     first = deal(new(3, edition="first"), drawn=False)
     assert GAME.canvas_action(first, 0, True) is None  # known to be blank already
-    assert GAME.canvas_action(first, 0, False) == {"type": "canvas", "seat": 0, "drawn": True}
+    assert GAME.canvas_action(first, 0, False) == Canvas(seat=0, drawn=True)
     cases: list[tuple[int, dict[str, Any], str]] = [
         (0, {"seat": 0, "drawn": True}, "bad_action"),  # only the server reports ink
         (SYSTEM, {"seat": 9, "drawn": True}, "bad_target"),
-        (SYSTEM, {"seat": 0, "drawn": "yes"}, "bad_action"),
+        (SYSTEM, {"seat": 0, "drawn": "yes"}, "action_invalid"),
     ]
     for who, action, code in cases:
         with pytest.raises(RuleError) as err:
-            GAME.apply(first, who, {"type": "canvas", **action}, 0.0)
+            apply_json(GAME, first, who, {"type": "canvas", **action}, 0.0)
         assert err.value.code == code
 
 

@@ -9,10 +9,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from atelier.errors import RuleError
+from atelier.games.actions import as_json
 from atelier.games.core import SYSTEM
 from atelier.games.pictomania import GAME
 from atelier.games.pictomania.legal import legal_actions
 from atelier.games.pictomania.state import State
+from support.actions import apply_json
 from support.log_replay import LoggedAction, Replay
 from support.pictomania import NAMES
 from support.pictomania import settings as game_settings
@@ -44,14 +46,14 @@ def candidate_actions(state: State) -> list[tuple[int, dict[str, Any]]]:
     if state.phase == "drawing":
         out.append((SYSTEM, {"type": "timeout"}))
     for p in range(state.players):
-        out += [(p, action) for action in legal_actions(state, p)]
+        out += [(p, as_json(action)) for action in legal_actions(state, p)]
     return out
 
 
 def is_legal(state: State, seat: int, action: dict[str, Any]) -> bool:
     """Whether ``action`` is listed (compared as JSON: ``true`` is not ``1``)."""
     return json.dumps(action, sort_keys=True) in {
-        json.dumps(a, sort_keys=True) for a in legal_actions(state, seat)}
+        json.dumps(as_json(a), sort_keys=True) for a in legal_actions(state, seat)}
 
 
 noise = st.fixed_dictionaries(
@@ -143,7 +145,7 @@ def test_random_games(setup: tuple[dict[str, Any], list[str], int], data: st.Dat
             seat, action = data.draw(st.sampled_from(candidate_actions(state)))
         before = GAME.dump(state)
         try:
-            after = GAME.apply(state, seat, action, now)
+            after = apply_json(GAME, state, seat, action, now)
         except RuleError as err:
             assert GAME.dump(state) == before, "a refused action changed the state"
             assert seat == SYSTEM or not is_legal(state, seat, action), err.code
@@ -160,10 +162,10 @@ def test_random_games(setup: tuple[dict[str, Any], list[str], int], data: st.Dat
 
 def test_a_view_of_the_finished_round_reveals_everything() -> None:
     state = GAME.new(game_settings(), NAMES[:4], 5)
-    state = GAME.apply(state, SYSTEM, {"type": "advance"}, 0)
-    state = GAME.apply(state, 1, {"type": "guess", "target": 0, "number": 4}, 0)
+    state = apply_json(GAME, state, SYSTEM, {"type": "advance"}, 0)
+    state = apply_json(GAME, state, 1, {"type": "guess", "target": 0, "number": 4}, 0)
     assert_no_secrets(state)
-    state = GAME.apply(state, SYSTEM, {"type": "advance"}, 0)
+    state = apply_json(GAME, state, SYSTEM, {"type": "advance"}, 0)
     view = seen(GAME, state, 2)
     drawings = view["round_result"]["drawings"]
     assert [d["number"] for d in drawings] == [s.number for s in state.seats]

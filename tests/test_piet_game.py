@@ -10,6 +10,7 @@ from atelier.games.piet import GAME, choose_move
 from atelier.games.piet.ai import choose_move as ai_move
 from atelier.games.piet.rules import legal_moves, new_game
 from atelier.tools.piet_arena import play_game
+from support.actions import apply_json
 
 
 def test_settings_are_validated_and_completed() -> None:
@@ -31,12 +32,12 @@ def test_settings_are_validated_and_completed() -> None:
 def test_turns_are_enforced_and_the_view_is_public() -> None:
     state = GAME.new({}, ["Ann", "Bob"], 7)
     with pytest.raises(RuleError) as err:
-        GAME.apply(state, 1, {"type": "move", "move": "a1>a1"}, 0.0)
+        apply_json(GAME, state, 1, {"type": "move", "move": "a1>a1"}, 0.0)
     assert err.value.code == "not_your_turn"
     with pytest.raises(RuleError) as err:
-        GAME.apply(state, 0, {"type": "move", "move": "a1>z9"}, 0.0)
+        apply_json(GAME, state, 0, {"type": "move", "move": "a1>z9"}, 0.0)
     assert err.value.code == "piet.bad_notation"
-    state = GAME.apply(state, 0, {"type": "move", "move": "b1a1>b2"}, 0.0)
+    state = apply_json(GAME, state, 0, {"type": "move", "move": "b1a1>b2"}, 0.0)
     view: Any = GAME.view(state, 1)
     assert view == GAME.view(state, None) | {"you": 1}
     assert view["canvases"][0][4:6] == ["R", "Y"]
@@ -51,7 +52,7 @@ def test_dump_and_load_replay_the_same_game() -> None:
     state = GAME.new({"setup": "empty", "brushes": True}, ["Ann", "Bob"], 3)
     for _ in range(14):
         action = choose_move(state, "easy", 1)
-        state = GAME.apply(state, state.board.to_move, action, 0.0)
+        state = apply_json(GAME, state, state.board.to_move, action, 0.0)
     data = json.loads(json.dumps(GAME.dump(state)))
     again = GAME.load(data)
     assert again.board == state.board and GAME.view(again, 0) == GAME.view(state, 0)
@@ -60,14 +61,14 @@ def test_dump_and_load_replay_the_same_game() -> None:
 
 def test_the_computer_takes_its_seat_and_plays_only_on_its_turn() -> None:
     settings = GAME.validate_settings({"opponent": "medium", "computer_seat": 0}, 2)
-    assert GAME.computer_seats(settings) == {0: "Computer (medium)"}
+    assert GAME.computer_seats(settings) == {0: "medium"}
     assert GAME.computer_seats(GAME.default_settings()) == {}
     state = GAME.new(settings, ["", "Ann"], 11)
     assert GAME.bot_action(state, 1) is None
     action = GAME.bot_action(state, 0)
     assert action == GAME.bot_action(state, 0)  # deterministic
     assert action is not None
-    state = GAME.apply(state, 0, action, 0.0)
+    state = apply_json(GAME, state, 0, action, 0.0)
     assert GAME.bot_action(state, 0) is None
 
 
@@ -77,7 +78,7 @@ def test_a_game_against_the_computer_runs_to_its_end() -> None:
     while not GAME.is_over(state):
         seat = state.board.to_move
         action = GAME.bot_action(state, seat) or choose_move(state, "easy", len(state.moves))
-        state = GAME.apply(state, seat, action, 0.0)
+        state = apply_json(GAME, state, seat, action, 0.0)
     result: Any = GAME.view(state, None)["result"]
     assert result["finisher"] in (0, 1) and GAME.view(state, 0)["legal_moves"] == []
 
@@ -125,7 +126,7 @@ def test_the_move_list_says_who_moved_with_brushes_too(seed: int) -> None:
         mover = state.board.to_move
         move = rng.choice(sorted(legal_moves(state.board), key=format_move))
         expected.append(mover)
-        state = GAME.apply(state, mover, {"type": "move", "move": format_move(move)}, 0.0)
+        state = apply_json(GAME, state, mover, {"type": "move", "move": format_move(move)}, 0.0)
     moves: Any = GAME.view(state, None)["moves"]
     assert [m["seat"] for m in moves] == expected
     again = GAME.load(json.loads(json.dumps(GAME.dump(state))))
@@ -140,5 +141,5 @@ def test_legal_actions_are_the_movers_moves_and_each_is_accepted() -> None:
         actions = GAME.legal_actions(state, mover)
         assert len(actions) == len(legal_moves(state.board)) > 0
         for action in actions:
-            GAME.apply(state, mover, action, 0.0)  # none is refused
-        state = GAME.apply(state, mover, actions[turn * 7 % len(actions)], 0.0)
+            apply_json(GAME, state, mover, action, 0.0)  # none is refused
+        state = apply_json(GAME, state, mover, actions[turn * 7 % len(actions)], 0.0)

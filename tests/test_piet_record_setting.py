@@ -13,6 +13,7 @@ from atelier.games.piet.ai import choose_move
 from atelier.games.piet.game import MAX_RECORD_CHARS
 from atelier.games.piet.notation import format_move
 from atelier.games.piet.rules import new_game
+from support.actions import apply_json
 
 OPENING = "# a friendly game\nsetup: empty\nbrushes: on\n\nR@a1\nY@b1\n"
 
@@ -24,7 +25,7 @@ def played(setup: str, brushes: bool, plies: int, seed: int) -> tuple[PietState,
         if GAME.is_over(state):
             break
         action = GAME.choose_move(state, "easy", seed * 100 + ply)
-        state = GAME.apply(state, state.board.to_move, action, 0.0)
+        state = apply_json(GAME, state, state.board.to_move, action, 0.0)
     return state, str(GAME.view(state, None)["record"])
 
 
@@ -55,10 +56,10 @@ def test_the_room_starts_after_the_records_moves() -> None:
     assert view["palette"][:2] == ["R", "Y"] and view["to_move"] == 0
     assert view["record"] == "setup: empty\nbrushes: on\nR@a1\nY@b1\n"
     # Play goes on: the human fills, the computer answers, all in the record.
-    state = GAME.apply(state, 0, {"type": "move", "move": "B@c1"}, 0.0)
+    state = apply_json(GAME, state, 0, {"type": "move", "move": "B@c1"}, 0.0)
     action = GAME.bot_action(state, 1)
     assert action is not None
-    state = GAME.apply(state, 1, action, 0.0)
+    state = apply_json(GAME, state, 1, action, 0.0)
     text = str(GAME.view(state, None)["record"])
     assert text.splitlines()[2:5] == ["R@a1", "Y@b1", "B@c1"]
     again = GAME.load(json.loads(json.dumps(GAME.dump(state))))
@@ -118,5 +119,5 @@ def test_a_room_from_a_record_equals_the_game_it_records(
     # Both go on alike.
     action = {"type": "move", "move": format_move(choose_move(loaded.board, "greedy", seed))}
     seat = loaded.board.to_move
-    assert GAME.apply(loaded, seat, action, 0.0).board == GAME.apply(
+    assert apply_json(GAME, loaded, seat, action, 0.0).board == apply_json(GAME,
         original, seat, action, 0.0).board

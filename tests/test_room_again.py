@@ -8,13 +8,15 @@ from typing import Any
 import pytest
 
 from atelier.errors import RuleError
+from atelier.games.actions import System
 from atelier.games.core import JSON, SYSTEM, Game
 from atelier.games.incognito import GAME as INCOGNITO
 from atelier.games.pictomania import GAME as PICTOMANIA
+from atelier.games.pictomania.actions import Replace
 from atelier.games.piet.game import GAME as PIET
-from atelier.games.piet.game import PietState
+from atelier.games.piet.game import MoveAction, PietState
+from atelier.server.room.events import LogEvent
 from atelier.server.room.model import (
-    Event,
     RoomModel,
     decide_action,
     decide_again,
@@ -41,16 +43,16 @@ class LoggedRoom:
         full = game.validate_settings(settings, game.min_seats)
         self.created: dict[str, JSON] = {"settings": full, "seed": 42, "language": "en"}
         self.room = new_model("ABC234", game, self.created, 0.0)
-        self.events: list[Event] = []
+        self.events: list[LogEvent] = []
 
-    def do(self, event: Event, state: Any = None) -> None:
+    def do(self, event: LogEvent, state: Any = None) -> None:
         self.events.append(event)
-        self.room.apply_event(self.room.seq + 1, *event, state)
+        self.room.apply(self.room.seq + 1, event, state)
 
     def rebuilt(self) -> RoomModel:
         room = new_model("ABC234", self.game, self.created, 0.0)
-        for seq, (kind, data) in enumerate(self.events, 2):
-            room.apply_event(seq, kind, data)
+        for seq, event in enumerate(self.events, 2):
+            room.apply_event(seq, *event.as_event())  # as the log keeps it
         return room
 
     def join(self, players: list[tuple[str, str]] = PLAYERS) -> None:
@@ -68,7 +70,7 @@ class LoggedRoom:
             except RuleError:  # Incognito: the host started a countdown; let it run out
                 due = self.game.deadline(self.room.state)
                 assert due is not None
-                self.do(*decide_action(self.room, SYSTEM, {"type": "timeout"}, due))
+                self.do(*decide_action(self.room, SYSTEM, System(type="timeout"), due))
             now += 100.0
         assert self.room.phase == "over"
 
@@ -76,10 +78,9 @@ class LoggedRoom:
         self.do(decide_again(self.room, self.room.host))
 
 
-def first_legal_move(state: PietState) -> JSON:
+def first_legal_move(state: PietState) -> str:
     moves: Any = PIET.view(state, 0)["legal_moves"]
-    first: JSON = moves[0]
-    return first
+    return str(moves[0])
 
 
 def pictomania_room(cards: int = 12, rounds: int = 2) -> LoggedRoom:
@@ -212,7 +213,7 @@ def test_piet_against_the_computer_plays_again() -> None:
         state = log.room.state
         seat = state.board.to_move
         action = (PIET.bot_action(state, seat) if seat == 1
-                  else {"type": "move", "move": first_legal_move(state)})
+                  else MoveAction(move=first_legal_move(state)))
         assert action is not None
         log.do(*decide_action(log.room, seat, action, 0.0))
     assert len(log.room.played) == 1
@@ -233,7 +234,7 @@ def test_piet_hints_need_both_agreements_again_after_playing_again() -> None:
     assert log.rebuilt().state.settings["hints"] is True
     while log.room.phase == "playing":
         state = log.room.state
-        move = {"type": "move", "move": first_legal_move(state)}
+        move = MoveAction(move=first_legal_move(state))
         log.do(*decide_action(log.room, state.board.to_move, move, 0.0))
     log.again()
     # each agreement was for the game just played: the rematch asks again
@@ -288,7 +289,7 @@ def test_replaced_cards_count_as_dealt() -> None:
     log.join()
     log.start()
     seat = log.room.seat_of("p2")
-    log.do(*decide_action(log.room, seat, {"type": "replace", "card": "A"}, 0.0))
+    log.do(*decide_action(log.room, seat, Replace(card="A"), 0.0))
     log.play_out()
     first = shown(log.room)
     assert len(first) == 4

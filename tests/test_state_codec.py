@@ -14,6 +14,7 @@ import pytest
 
 from atelier.games.core import SYSTEM, LegalActionsGame
 from atelier.games.registry import get_game
+from support.actions import apply_json
 
 
 def states_in_play(name: str, seats: int, settings: dict[str, Any], seed: int) -> list[Any]:
@@ -31,11 +32,11 @@ def states_in_play(name: str, seats: int, settings: dict[str, Any], seed: int) -
         if deadline is not None and (not moves or now + 1 >= deadline
                                      or chooser.random() < 0.05):
             now = max(now, deadline)
-            state = game.apply(state, SYSTEM, {"type": "timeout"}, now)
+            state = apply_json(game, state, SYSTEM, {"type": "timeout"}, now)
         elif moves:
             seat, action = chooser.choice(moves)
             now += 1
-            state = game.apply(state, seat, action, now)
+            state = apply_json(game, state, seat, action, now)
         else:
             break
         states.append(state)

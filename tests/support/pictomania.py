@@ -10,6 +10,7 @@ from atelier.errors import RuleError
 from atelier.games.core import SYSTEM
 from atelier.games.pictomania import GAME
 from atelier.games.pictomania.state import State
+from support.actions import apply_json
 
 NAMES = ["ann", "ben", "cat", "dan", "eve", "fay"]
 
@@ -34,7 +35,7 @@ def new(players: int = 4, seed: int = 7, **over: Any) -> State:
 
 
 def act(state: State, seat: int, /, now: float = 0.0, **action: Any) -> State:
-    return GAME.apply(state, seat, action, now)
+    return apply_json(GAME, state, seat, action, now)
 
 
 def deal(state: State, now: float = 0.0, drawn: bool = True) -> State:
@@ -54,7 +55,7 @@ def draw_on(state: State, *seats: int, now: float = 0.0, blank: bool = False) ->
     for seat in seats:
         action = GAME.canvas_action(state, seat, blank)
         if action is not None:
-            state = GAME.apply(state, SYSTEM, action, now)
+            state = apply_json(GAME, state, SYSTEM, action, now)
     return state
 
 

@@ -23,12 +23,12 @@ SECRETS_ACTIONS = ActionSchema()
 
 @SECRETS_ACTIONS.action
 class Done(Action):
-    type: Literal["done"]
+    type: Literal["done"] = "done"
 
 
 @SECRETS_ACTIONS.action
 class Note(Action):
-    type: Literal["note"]
+    type: Literal["note"] = "note"
     text: Annotated[str, Field(max_length=40)] = ""
 
 
@@ -69,10 +69,10 @@ class SecretsGame:
                 "done": [False] * len(seats), "deadline": None,
                 "seconds": settings["seconds"], "log": []}
 
-    def apply(self, state: Mapping[str, Any], seat: int, action: Mapping[str, Any],
+    def apply(self, state: Mapping[str, Any], seat: int, action: Action,
               now: float) -> dict[str, Any]:
         s: dict[str, Any] = json.loads(json.dumps(state))
-        kind = action.get("type")
+        kind = action.type
         if kind == "advance":
             require(seat == SYSTEM, "not_a_player")
             require(s["phase"] in ("drawing", "reveal"), "wrong_phase")
@@ -94,7 +94,8 @@ class SecretsGame:
         elif kind == "note":
             require(0 <= seat < len(s["names"]), "not_a_player")
             require(s["phase"] == "drawing", "wrong_phase")
-            s["log"].append([seat, str(action.get("text", ""))])
+            assert isinstance(action, Note)
+            s["log"].append([seat, action.text])
         else:
             raise RuleError("bad_action")
         return s
@@ -114,11 +115,11 @@ class SecretsGame:
     def deadline(self, state: Mapping[str, Any]) -> float | None:
         return state["deadline"] if state["phase"] == "drawing" else None
 
-    def legal_actions(self, state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
+    def legal_actions(self, state: Mapping[str, Any], seat: int) -> list[Action]:
         if state["phase"] != "drawing" or not 0 <= seat < len(state["names"]):
             return []
-        notes: list[dict[str, Any]] = [{"type": "note", "text": "hello"}]
-        return notes if state["done"][seat] else [{"type": "done"}, *notes]
+        notes: list[Action] = [Note(text="hello")]
+        return notes if state["done"][seat] else [Done(), *notes]
 
     def is_over(self, state: Mapping[str, Any]) -> bool:
         return bool(state["phase"] == "over")
@@ -143,17 +144,20 @@ class SecretsGame:
     def ink_tools(self, state: Mapping[str, Any], seat: int) -> frozenset[str]:
         return frozenset({"pen", "undo", "clear"})
 
+    def drawing_keys(self, state: Mapping[str, Any]) -> list[str]:
+        return ["round-1"]
+
     def canvas_action(self, state: Mapping[str, Any], seat: int,
-                      blank: bool) -> dict[str, Any] | None:
+                      blank: bool) -> Action | None:
         return None  # no rule cares whether a canvas is empty
 
     # computer players
     def computer_seats(self, settings: Mapping[str, Any]) -> dict[int, str]:
         return {1: "Robot"} if settings.get("computer") else {}
 
-    def bot_action(self, state: Mapping[str, Any], seat: int) -> dict[str, Any] | None:
+    def bot_action(self, state: Mapping[str, Any], seat: int) -> Action | None:
         if state["phase"] == "drawing" and not state["done"][seat]:
-            return {"type": "done"}
+            return Done()
         return None
 
 

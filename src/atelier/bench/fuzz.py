@@ -43,7 +43,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from pydantic.fields import FieldInfo
 
-from atelier.games.actions import ActionSchema
+from atelier.games.actions import Action, ActionSchema, as_json
 from atelier.games.core import Game, LegalActionsGame, PlayedThrough
 from atelier.ink.codec import Begin, Clear, End, InkError, Op, Points, Undo, encode_batch
 from atelier.server.room.model import COLOURS, RoomModel, replay_log
@@ -580,7 +580,8 @@ class Runner:
                 actions = actions[k:] + actions[:k]
             for action in actions[:3]:
                 before = p.seq
-                refusal = await p.send(json.dumps({"t": "act", "id": 3, "action": action}),
+                refusal = await p.send(json.dumps({"t": "act", "id": 3,
+                                                    "action": as_json(action)}),
                                        3, False)
                 self.figures.legal_played += 1
                 if refusal is not None and refusal not in IN_THE_WAY:
@@ -595,7 +596,7 @@ class Runner:
             await boss.send(json.dumps({"t": "next", "id": 4}), 4, must_refuse=False)
         return True
 
-    async def legal(self, name: str, code: str, seat: int) -> list[dict[str, Any]]:
+    async def legal(self, name: str, code: str, seat: int) -> list[Action]:
         """The moves the game lists for ``seat`` now, from the room's log (none
         without a database)."""
         game = self.games[name]

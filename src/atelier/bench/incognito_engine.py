@@ -12,8 +12,9 @@ import sys
 import time
 from collections.abc import Callable
 
-from atelier.games.core import JSON
+from atelier.games.actions import Action
 from atelier.games.incognito import GAME
+from atelier.games.incognito.actions import DoneDrawing, Vote
 from atelier.games.incognito.engine import State
 from atelier.tools.score_incognito import score_text
 
@@ -33,9 +34,9 @@ def main(argv: list[str]) -> int:
     repeat = int(argv[0]) if argv else 200
     state = GAME.new(SETTINGS, NAMES, 1)
     for seat in range(6):
-        state = GAME.apply(state, seat, {"type": "done_drawing"}, 0.0)
+        state = GAME.apply(state, seat, DoneDrawing(), 0.0)
     voting = state
-    votes: list[tuple[int, dict[str, JSON]]] = [(v, {"type": "vote", "author": a, "tile": i + 1})
+    votes: list[tuple[int, Action]] = [(v, Vote(author=a, tile=i + 1))
              for v in range(6) for i, a in enumerate(x for x in range(6) if x != v)]
 
     def vote_all() -> State:

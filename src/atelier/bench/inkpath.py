@@ -26,6 +26,7 @@ from atelier.server.ink.intake import InkIntake
 from atelier.server.room import fanout
 from atelier.server.room import model as m
 from atelier.server.room.connection import Connection
+from atelier.server.room.events import LogEvent
 from atelier.server.room.live_room import LiveRoom
 
 
@@ -39,7 +40,7 @@ class Written:
         return None
 
 
-async def _commit(room: LiveRoom, decide: Any) -> m.Event:
+async def _commit(room: LiveRoom, decide: Any) -> LogEvent:
     raise AssertionError("the sketch game asks for no canvas reports")
 
 

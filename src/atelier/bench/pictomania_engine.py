@@ -10,8 +10,10 @@ import sys
 import time
 from typing import Any
 
-from atelier.games.core import JSON, SYSTEM
+from atelier.games.actions import Action, System
+from atelier.games.core import SYSTEM
 from atelier.games.pictomania import GAME
+from atelier.games.pictomania.actions import Guess
 
 NAMES = ["a", "b", "c", "d", "e", "f"]
 
@@ -31,9 +33,9 @@ def main(argv: list[str]) -> int:
         state = GAME.new({}, NAMES, 1)
     except Exception:  # the built-in deck may be missing while it is written
         state = GAME.new(_settings(), NAMES, 1)
-    drawing = GAME.apply(state, SYSTEM, {"type": "advance"}, 0.0)
-    actions: list[tuple[int, dict[str, JSON]]] = [
-        (p, {"type": "guess", "target": t, "number": n})
+    drawing = GAME.apply(state, SYSTEM, System(type="advance"), 0.0)
+    actions: list[tuple[int, Action]] = [
+        (p, Guess(target=t, number=n))
         for p in range(6)
         for n, t in enumerate([t for t in range(6) if t != p], start=1)
     ]
@@ -48,7 +50,7 @@ def main(argv: list[str]) -> int:
         for viewer in [None, *range(6)]:
             GAME.view(full, viewer)
     per_view = (time.perf_counter() - start) / (repeat * 7)
-    review = GAME.apply(full, SYSTEM, {"type": "advance"}, 2.0)
+    review = GAME.apply(full, SYSTEM, System(type="advance"), 2.0)
     start = time.perf_counter()
     for _ in range(repeat):
         GAME.view(review, 0)

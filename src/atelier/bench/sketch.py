@@ -43,9 +43,9 @@ class SketchGame:
     def new(self, settings: Mapping[str, Any], seats: Sequence[str], seed: int) -> dict[str, Any]:
         return {"seats": len(seats), "over": False}
 
-    def apply(self, state: Mapping[str, Any], seat: int, action: Mapping[str, Any],
+    def apply(self, state: Mapping[str, Any], seat: int, action: Action,
               now: float) -> dict[str, Any]:
-        if action.get("type") == "advance" and seat == SYSTEM:
+        if action.type == "advance" and seat == SYSTEM:
             return {**state, "over": True}
         raise RuleError("bad_action")
 
@@ -76,8 +76,11 @@ class SketchGame:
     def ink_tools(self, state: Mapping[str, Any], seat: int) -> frozenset[str]:
         return frozenset({"pen", "eraser", "undo", "clear"})
 
+    def drawing_keys(self, state: Mapping[str, Any]) -> list[str]:
+        return ["sketch"]
+
     def canvas_action(self, state: Mapping[str, Any], seat: int,
-                      blank: bool) -> dict[str, Any] | None:
+                      blank: bool) -> Action | None:
         return None  # no rule cares whether a canvas is empty
 
 

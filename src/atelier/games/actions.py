@@ -12,7 +12,8 @@ declares every action it accepts as a small pydantic model registered on it::
         number: Int
 
 The server validates every action through the schema (``validate``) before
-the game sees it: an unknown ``type`` is ``bad_action``; a missing, extra,
+the game sees it (``parse``, which returns the model the game's ``apply`` takes
+and matches on): an unknown ``type`` is ``bad_action``; a missing, extra,
 mistyped or oversized field is ``action_invalid`` naming the field. Whether an
 action is allowed *now* (phase, seat, values in range) stays the game's own
 rule in ``apply``; the schema only bounds what may reach it and the log.
@@ -43,6 +44,8 @@ class Action(BaseModel):
 
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
     type: str
+    # A model with one type gives it as the default (``Guess(target=1, number=4)``);
+    # the schema reads the type from the message before it picks the model.
 
 
 A = TypeVar("A", bound=Action)
@@ -70,17 +73,24 @@ class ActionSchema:
     def types(self) -> tuple[str, ...]:
         return tuple(self.models)
 
-    def validate(self, action: Mapping[str, JSON]) -> dict[str, JSON]:
-        """``action`` as a plain dict if its shape is declared; RuleError if not."""
+    def parse(self, action: Mapping[str, JSON]) -> Action:
+        """``action`` as its declared model, checked once here: the game's
+        ``apply`` takes the model and matches on its class. RuleError if its
+        ``type`` is unknown or a field is missing, extra, mistyped or too large."""
         kind = action.get("type") if isinstance(action, Mapping) else None
         model = self.models.get(kind) if isinstance(kind, str) else None
         if model is None:
             raise RuleError("bad_action")
         try:
-            model.model_validate(dict(action))
+            return model.model_validate(dict(action))
         except ValidationError as exc:
             raise RuleError("action_invalid", detail=_detail(exc)) from None
-        return dict(action)
+
+
+def as_json(action: Action) -> dict[str, JSON]:
+    """What the log keeps of an action: the fields it was given (a default the
+    client left out stays out, so a log reads as the client wrote it)."""
+    return {"type": action.type, **action.model_dump(exclude_unset=True)}
 
 
 # The server's own actions (server/model.py decides them), for the games that
@@ -96,14 +106,14 @@ class System(Action):
 class Skip(Action):
     """The host's "go on": those absent players count as done."""
 
-    type: Literal["skip"]
+    type: Literal["skip"] = "skip"
     seats: Annotated[list[Int], Field(max_length=MAX_SEATS)]
 
 
 class Remove(Action):
     """A player leaves or is removed during the game."""
 
-    type: Literal["remove"]
+    type: Literal["remove"] = "remove"
     seat: Int
 
 

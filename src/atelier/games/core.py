@@ -14,7 +14,8 @@ A game is a pure state machine, knowing nothing of sockets, clocks, databases or
   the server must apply ``{"type": "timeout"}`` as :data:`SYSTEM`, or None.
 
 Seats are numbered 0..n-1 in joining order. Actions are JSON objects with a
-``"type"``, each declared in the game's ``actions`` schema (games/actions.py).
+``"type"``, each declared in the game's ``actions`` schema (games/actions.py), which
+turns one into its model before ``apply`` sees it.
 States serialise to JSON with ``dump``/``load``.
 """
 
@@ -30,7 +31,7 @@ from atelier.jsoncheck import as_ints
 from atelier.jsonvalue import JSON as JSON  # every game names it here
 
 if TYPE_CHECKING:
-    from atelier.games.actions import ActionSchema
+    from atelier.games.actions import Action, ActionSchema
     from atelier.games.settings import SettingsModel
 
 SYSTEM = -1
@@ -47,11 +48,6 @@ def winners(totals: Sequence[int]) -> list[int]:
 
 
 S = TypeVar("S")
-
-Handler = Callable[[S, int, Mapping[str, JSON], float], None]
-"""One action's rule: changes a copy of the state in place, or raises RuleError.
-A game's ``apply`` finds it in a table (by action type, or by phase and type)."""
-
 
 RngState = tuple[int, tuple[int, ...], float | None]
 """``random.Random.getstate()``. A game state keeps its generator as this
@@ -119,7 +115,10 @@ class Game(Protocol[S]):
 
     def new(self, settings: Mapping[str, JSON], seats: Sequence[str], seed: int) -> S: ...
 
-    def apply(self, state: S, seat: int, action: Mapping[str, JSON], now: float) -> S: ...
+    def apply(self, state: S, seat: int, action: Action, now: float) -> S:
+        """The state after ``seat`` takes ``action``, one of this game's declared
+        models (``actions.parse`` made it; the game matches on its class)."""
+        ...
 
     def view(self, state: S, seat: int | None) -> dict[str, JSON]: ...
 
@@ -136,7 +135,7 @@ class Game(Protocol[S]):
 class LegalActionsGame(Game[S], Protocol[S]):
     """A game that lists its players' moves, as OpenSpiel's ``legal_actions``."""
 
-    def legal_actions(self, state: S, seat: int) -> list[dict[str, JSON]]:
+    def legal_actions(self, state: S, seat: int) -> list[Action]:
         """Every action ``apply`` accepts from player ``seat`` now (before any
         deadline passes), fields written out; empty when the seat has none."""
         ...
@@ -150,6 +149,12 @@ class DrawingGame(Game[S], Protocol[S]):
     def drawing_key(self, state: S) -> str | None:
         """Names the current set of canvases (e.g. ``"round-2"``); None when
         nobody draws. Ink is stored and replayed per key."""
+        ...
+
+    def drawing_keys(self, state: S) -> list[str]:
+        """Every key this game has drawn under so far, the current one included,
+        in order: each names a drawing of every seat (a seat that drew nothing
+        there has a blank one). The server serves and replays these."""
         ...
 
     def may_draw(self, state: S, seat: int) -> bool:
@@ -168,7 +173,7 @@ class DrawingGame(Game[S], Protocol[S]):
         a wipeable board has). The server refuses the others."""
         ...
 
-    def canvas_action(self, state: S, seat: int, blank: bool) -> dict[str, JSON] | None:
+    def canvas_action(self, state: S, seat: int, blank: bool) -> Action | None:
         """The system action that tells the rules whether ``seat``'s canvas
         shows pen ink (``blank``: none), or None if the game has no use for it
         now. The server asks after each batch it accepts and commits the action
@@ -182,7 +187,7 @@ class GuessTimelineGame(DrawingGame[S], Protocol[S]):
     """A drawing game whose guesses are shown on a drawing's replay
     (Pictomania); see atelier.server.room.marks."""
 
-    def marked_drawing(self, action: Mapping[str, JSON]) -> int | None:
+    def marked_drawing(self, action: Action) -> int | None:
         """The seat whose drawing ``action`` marks (a guess: its target), so
         the server logs where in that drawing it was made; None otherwise."""
         ...
@@ -198,11 +203,12 @@ class BotGame(Game[S], Protocol[S]):
     """A game with computer players (Piet against the computer)."""
 
     def computer_seats(self, settings: Mapping[str, JSON]) -> dict[int, str]:
-        """Seats the computer takes under these settings, with display names;
-        the server seats human players in the others, in joining order."""
+        """Seats the computer takes under these settings, each with its level
+        (``"hard"``: data the client translates, never a display name); the
+        server seats human players in the others, in joining order."""
         ...
 
-    def bot_action(self, state: S, seat: int) -> dict[str, JSON] | None:
+    def bot_action(self, state: S, seat: int) -> Action | None:
         """The action computer ``seat`` takes now, or None when it has none to
         take. Pure and deterministic given the state; may think for up to a
         second or two, so the server runs it off the event loop."""
@@ -303,7 +309,7 @@ class PlayedThrough(Protocol):
     """Settings for a short game without clocks, so nothing but the players' moves
     changes it."""
 
-    def ends_part(self, action: Mapping[str, JSON]) -> bool:
+    def ends_part(self, action: Action) -> bool:
         """Whether ``action`` ends its seat's part of the current phase (a driver
         that prefers these brings the game to its end)."""
         ...

@@ -96,37 +96,13 @@ def address_of(request: Request | WebSocket, policy: AddressPolicy) -> str:
     return client_address(peer, request.headers.get("x-forwarded-for"), policy.proxies)
 
 
-_ROUND_KEY = re.compile(r"(?:g(\d+)-)?round-(\d+)")
-
-
-def _round_of(key: str | None) -> tuple[int, int] | None:
-    """(game in the room, round) of an ink key: ``round-3``, or ``g2-round-3``."""
-    match = _ROUND_KEY.fullmatch(key or "")
-    if match is None:
-        return None
-    return int(match.group(1) or 1), int(match.group(2))
-
-
 def _is_drawing(room: LiveRoom, key: str, seat: int) -> bool:
     """Whether ``key``/``seat`` names a drawing of this room, drawn on or not:
     a seat that drew nothing in a round still has a (blank) drawing."""
     model = room.model
     if not 0 <= seat < len(model.seats):
         return False
-    if key in room.ink or key == drawing_key(model):
-        return True
-    asked = _round_of(key)
-    if asked is None:
-        return False
-    current = _round_of(drawing_key(model))
-    if current is not None and asked[0] == current[0]:
-        return 1 <= asked[1] <= current[1]
-    if current is not None and asked[0] > current[0]:
-        return False
-    # A finished game: every round it played (some drawn on) or was set to play.
-    played = [r[1] for r in map(_round_of, room.ink) if r is not None and r[0] == asked[0]]
-    rounds = model.settings.get("rounds")
-    return 1 <= asked[1] <= max([*played, rounds if isinstance(rounds, int) else 0])
+    return key in room.ink or key in model.drawing_keys()
 
 
 def _visible_to_public(room: LiveRoom, key: str, seat: int) -> bool:

@@ -21,6 +21,7 @@ from atelier.server.ink.transport import QUEUED, SocketTransport
 from atelier.server.room import model as m
 from atelier.server.room import views
 from atelier.server.room.connection import Connection
+from atelier.server.room.events import Joined, LogEvent
 from atelier.server.room.marks import mark_for
 from atelier.server.room.rooms import LiveRoom, Rooms
 from atelier.server.wire import protocol as p
@@ -294,12 +295,12 @@ class Session:
         elif isinstance(msg, p.Next):
             await rooms.commit(room, lambda r: m.decide_next(r, me, time.time()))
         elif isinstance(msg, p.Act):
-            def decide(r: m.RoomModel) -> tuple[m.Event, Any]:
-                event, state = m.decide_action(r, r.seat_of(me), msg.action, time.time())
-                mark = mark_for(r, room.ink, room.guards, msg.action)
-                if mark is not None:  # where the guess lands on the drawing's replay
-                    event[1]["mark"] = mark
-                return event, state
+            action = room.model.game.actions.parse(msg.action)
+
+            def decide(r: m.RoomModel) -> tuple[LogEvent, Any]:
+                # where a guess lands on the drawing's replay, logged with it
+                mark = mark_for(r, room.ink, room.guards, action)
+                return m.decide_action(r, r.seat_of(me), action, time.time(), mark)
 
             await rooms.commit(room, decide)
 
@@ -315,7 +316,8 @@ class Session:
                                      room.creator_waits(self.rooms.creator_wait)), None),
         )
         # the new player learns their token and seat before the state that shows them
-        player = room.model.player(str(event[1]["player"]))
+        assert isinstance(event, Joined)
+        player = room.model.player(event.player)
         assert player is not None
         conn.player_id = player.id
         conn.send(views.joined_message(room.model, player, token))

@@ -95,13 +95,13 @@ export function errorText(error) {
   return error.message || t("app.error_unknown");
 }
 
-// A player's name as shown: the server names computer players in English
-// ("Computer (easy)"); they are shown in the reader's language.
+// A player's name as shown: a computer player comes with its level as data
+// ("computer": "easy"), named here in the reader's language.
 export function playerName(player) {
   if (!player) return "";
-  const level = player.computer ? /\((\w+)\)\s*$/.exec(player.name || "")?.[1] : null;
-  if (level && has(`pietui.level.${level}`) && has("piet.computer")) {
-    return t("piet.computer", { level: t(`pietui.level.${level}`) });
+  const level = player.computer;
+  if (level && has(`computer.level.${level}`)) {
+    return t("computer.name", { level: t(`computer.level.${level}`) });
   }
   return player.name;
 }

@@ -21,7 +21,7 @@ ACTIONS = ActionSchema()
 
 @ACTIONS.action
 class Add(Action):
-    type: Literal["add"]
+    type: Literal["add"] = "add"
     amount: Literal[1, 2]
 
 
@@ -50,24 +50,26 @@ class TallyGame:
         return {"seats": len(seats), "target": settings["target"], "total": 0, "to_move": 0,
                 "winner": None}
 
-    def apply(self, state: Mapping[str, Any], seat: int, action: Mapping[str, Any],
+    def apply(self, state: Mapping[str, Any], seat: int, action: Action,
               now: float) -> dict[str, Any]:
+        if not isinstance(action, Add):
+            raise RuleError("bad_action")
         if state["winner"] is not None:
             raise RuleError("game_over")
         if seat != state["to_move"]:
             raise RuleError("not_your_turn")
-        total = min(state["target"], state["total"] + action["amount"])
+        total = min(state["target"], state["total"] + action.amount)
         won = total == state["target"]
         return {**state, "total": total, "winner": seat if won else None,
                 "to_move": seat if won else (seat + 1) % state["seats"]}
 
-    def legal_actions(self, state: Mapping[str, Any], seat: int) -> list[dict[str, Any]]:
+    def legal_actions(self, state: Mapping[str, Any], seat: int) -> list[Action]:
         if state["winner"] is not None or seat != state["to_move"]:
             return []
-        return [{"type": "add", "amount": 1}, {"type": "add", "amount": 2}]
+        return [Add(amount=1), Add(amount=2)]
 
-    def ends_part(self, action: Mapping[str, Any]) -> bool:
-        return action.get("type") == "add"
+    def ends_part(self, action: Action) -> bool:
+        return isinstance(action, Add)
 
     def view(self, state: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
         over = state["winner"] is not None

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from atelier.games.core import JSON, DrawingGame
+from atelier.games.actions import Action
+from atelier.games.core import JSON
 from atelier.games.incognito import engine, legal
 from atelier.games.incognito.actions import ACTIONS
 from atelier.games.incognito.engine import DRAWING, State
@@ -13,26 +14,23 @@ from atelier.games.incognito.settings import (
     MAX_PLAYERS,
     MIN_PLAYERS,
     Settings,
-    default_settings,
     public_settings,
     validate_settings,
 )
 from atelier.games.incognito.view import view as _view
-
-INK_TOOLS = frozenset({"pen", "eraser", "undo", "clear"})
-"""A washable pen on a slate: everything may be wiped."""
+from atelier.games.party import PartyGame
 
 
-class Incognito:
+class Incognito(PartyGame[State]):
+    # A washable pen on a slate: everything may be wiped (PartyGame.ink_tools).
     name = "incognito"
     actions = ACTIONS
     min_seats = MIN_PLAYERS
     max_seats = MAX_PLAYERS
     settings_model = Settings
-    seats_removable = True  # the host may take a player out mid-game (SYSTEM "remove")
-
-    def default_settings(self) -> dict[str, JSON]:
-        return default_settings()
+    # no countdown runs out while the players are still deciding
+    quick_settings: Mapping[str, JSON] = {"rounds": 2, "countdown": 120}
+    ends_part_types = frozenset({"done_drawing", "done_voting", "confirm"})
 
     def validate_settings(self, settings: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
         return validate_settings(settings, seats)
@@ -40,29 +38,14 @@ class Incognito:
     def public_settings(self, settings: Mapping[str, JSON]) -> dict[str, JSON]:
         return public_settings(settings)
 
-    def new(self, settings: Mapping[str, JSON], seats: Sequence[str], seed: int) -> State:
-        return engine.new(settings, seats, seed)
-
     def new_avoiding(self, settings: Mapping[str, JSON], seats: Sequence[str], seed: int,
                      dealt: Sequence[str]) -> State:
         return engine.new(settings, seats, seed, dealt)
 
-    def dealt(self, state: State) -> list[str]:
-        return list(state.memory)
-
-    def final_scores(self, state: State) -> list[int]:
-        return [int(t) for t in state.totals]
-
-    def apply(self, state: State, seat: int, action: Mapping[str, JSON], now: float) -> State:
+    def apply(self, state: State, seat: int, action: Action, now: float) -> State:
         return engine.apply(state, seat, action, now)
 
-    # no countdown runs out while the players are still deciding
-    quick_settings: Mapping[str, JSON] = {"rounds": 2, "countdown": 120}
-
-    def ends_part(self, action: Mapping[str, JSON]) -> bool:
-        return action.get("type") in ("done_drawing", "done_voting", "confirm")
-
-    def legal_actions(self, state: State, seat: int) -> list[dict[str, JSON]]:
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
         return legal.legal_actions(state, seat)
 
     def view(self, state: State, seat: int | None) -> dict[str, JSON]:
@@ -70,9 +53,6 @@ class Incognito:
 
     def deadline(self, state: State) -> float | None:
         return engine.deadline(state)
-
-    def is_over(self, state: State) -> bool:
-        return engine.is_over(state)
 
     def dump(self, state: State) -> dict[str, JSON]:
         return engine.dump(state)
@@ -85,8 +65,11 @@ class Incognito:
         # accepted where may_draw says so.
         return f"round-{state.round}"
 
+    def drawing_keys(self, state: State) -> list[str]:
+        return [f"round-{r}" for r in range(1, state.round + 1)]
+
     def may_draw(self, state: State, seat: int) -> bool:
-        return (state.phase == DRAWING and 0 <= seat < state.seats
+        return (state.phase == DRAWING and 0 <= seat < state.players
                 and not state.done_drawing[seat])
 
     def ink_visible(self, state: State, drawer: int, viewer: int | None) -> bool:
@@ -94,13 +77,10 @@ class Incognito:
             return viewer is not None and viewer == drawer
         return True
 
-    def ink_tools(self, state: State, seat: int) -> frozenset[str]:
-        return INK_TOOLS if self.may_draw(state, seat) else frozenset()
-
-    def canvas_action(self, state: State, seat: int, blank: bool) -> dict[str, JSON] | None:
+    def canvas_action(self, state: State, seat: int, blank: bool) -> Action | None:
         return None  # an empty Incognito drawing is just a poor one
 
 
-GAME: DrawingGame[State] = Incognito()
+GAME = Incognito()
 
 __all__ = ["GAME", "Incognito", "State"]

@@ -11,24 +11,24 @@ ACTIONS = ActionSchema()
 
 @ACTIONS.action
 class DoneDrawing(Action):
-    type: Literal["done_drawing"]
+    type: Literal["done_drawing"] = "done_drawing"
 
 
 @ACTIONS.action
 class Vote(Action):
-    type: Literal["vote"]
+    type: Literal["vote"] = "vote"
     author: Int
     tile: Int
 
 
 @ACTIONS.action
 class DoneVoting(Action):
-    type: Literal["done_voting"]
+    type: Literal["done_voting"] = "done_voting"
 
 
 @ACTIONS.action
 class Confirm(Action):
-    type: Literal["confirm"]
+    type: Literal["confirm"] = "confirm"
 
 
 ACTIONS.action(System)

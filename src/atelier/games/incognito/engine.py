@@ -14,14 +14,11 @@ from dataclasses import dataclass, field, replace
 from typing import Annotated
 
 from atelier.errors import RuleError, require
+from atelier.games import absent
+from atelier.games.actions import Action, Remove, Skip, System
 from atelier.games.codec import SavedRng, StateCodec, saved_as
-from atelier.games.core import (
-    JSON,
-    SYSTEM,
-    Handler,
-    rolling,
-    seeded,
-)
+from atelier.games.core import JSON, SYSTEM, rolling, seeded
+from atelier.games.incognito.actions import Confirm, DoneDrawing, DoneVoting, Vote
 from atelier.games.incognito.scoring import score_round
 from atelier.games.incognito.settings import (
     MAX_PLAYERS,
@@ -30,7 +27,7 @@ from atelier.games.incognito.settings import (
     pools,
     validate_settings,
 )
-from atelier.jsoncheck import as_int, as_ints, as_number, is_int
+from atelier.jsoncheck import as_int, as_number
 
 DRAWING, VOTING, SCORED, OVER = "drawing", "voting", "scored", "over"
 
@@ -79,7 +76,7 @@ class State:
             self.removed = [False] * len(self.names)
 
     @property
-    def seats(self) -> int:
+    def players(self) -> int:
         return len(self.names)
 
     def word_of(self, seat: int) -> str:
@@ -95,7 +92,7 @@ class State:
         return 0 <= seat < len(self.removed) and self.removed[seat]
 
     def finished_voting(self, seat: int) -> bool:
-        return self.done_voting[seat] or len(self.votes[seat]) == self.seats - 1
+        return self.done_voting[seat] or len(self.votes[seat]) == self.players - 1
 
 
 # --- building ---------------------------------------------------------------------------
@@ -155,7 +152,7 @@ def new(settings: Mapping[str, JSON], seats: Sequence[str], seed: int,
 
 
 def _start_round(state: State, number: int, now: float | None) -> None:
-    n = state.seats
+    n = state.players
     state.phase = DRAWING
     state.round = number
     state.started = now
@@ -215,32 +212,51 @@ def is_over(state: State) -> bool:
 # --- actions -----------------------------------------------------------------------------
 
 
-def apply(state: State, seat: int, action: Mapping[str, JSON], now: float) -> State:
-    require(isinstance(action, Mapping) and isinstance(action.get("type"), str), "bad_action")
-    kind = str(action["type"])
-    handler = _PLAYER_ACTIONS.get(kind) or _SYSTEM_ACTIONS.get(kind)
-    if handler is None:
-        raise RuleError("bad_action")
+_SYSTEM_ONLY = (System, Skip, Remove)
+
+
+def apply(state: State, seat: int, action: Action, now: float) -> State:
+    require(isinstance(action, (*_SYSTEM_ONLY, DoneDrawing, Vote, DoneVoting, Confirm)),
+            "bad_action")
     require(state.phase != OVER, "game_over")
-    if kind in _SYSTEM_ACTIONS:
+    system = isinstance(action, _SYSTEM_ONLY)
+    if system:
         require(seat == SYSTEM, "incognito.system_only")
     else:
-        require(is_int(seat) and 0 <= seat < state.seats, "not_a_player")
+        require(0 <= seat < state.players, "not_a_player")
         require(not state.is_removed(seat), "player_removed", name=state.names[seat])
 
     nxt = _clone(state)
     if nxt.phase == DRAWING and nxt.started is None:
         nxt.started = now
-        if kind == "timeout" and nxt.settings["drawing_time_limit"] is not None:
+        if action == System(type="timeout") and nxt.settings["drawing_time_limit"] is not None:
             return nxt  # the timeout deadline() asked for to start round 1's drawing clock
     due = _due(nxt)
-    if kind in _PLAYER_ACTIONS and due is not None:
+    if not system and due is not None:
         require(now < due, "incognito.time_up")
-    handler(nxt, seat, action, now)
+    match action:
+        case DoneDrawing():
+            _done_drawing(nxt, seat, now)
+        case Vote(author=author, tile=tile):
+            _vote(nxt, seat, author, tile, now)
+        case DoneVoting():
+            _done_voting(nxt, seat, now)
+        case Confirm():
+            _confirm(nxt, seat, now)
+        case System(type="timeout"):
+            _timeout(nxt, now)
+        case System(type="advance"):
+            _advance(nxt, now)
+        case Skip(seats=seats):
+            require(nxt.phase in (DRAWING, VOTING, SCORED), "wrong_phase")
+            absent.skip(nxt, seats, WAITS, now)
+        case Remove(seat=target):
+            require(nxt.phase in (DRAWING, VOTING, SCORED), "wrong_phase")
+            absent.remove(nxt, target, WAITS, now)
     return nxt
 
 
-def _advance(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
+def _advance(state: State, now: float) -> None:
     if state.phase in (DRAWING, VOTING):
         # The host hurries a table that waits on absent players: the same
         # countdown the rules start once all but one are finished.
@@ -269,30 +285,27 @@ def _clone(state: State) -> State:
     )
 
 
-def _done_drawing(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
+def _done_drawing(state: State, seat: int, now: float) -> None:
     require(state.phase == DRAWING, "wrong_phase")
     done = state.done_drawing
     require(not done[seat], "incognito.already_done")
     done[seat] = True
     if all(done):
         _start_voting(state)
-    elif sum(done) >= state.seats - 1 and state.countdown_end is None:
+    elif sum(done) >= state.players - 1 and state.countdown_end is None:
         state.countdown_end = now + as_number(state.settings["countdown"])
 
 
 def _start_voting(state: State) -> None:
     state.phase = VOTING
-    state.done_drawing = [True] * state.seats
+    state.done_drawing = [True] * state.players
     state.done_voting = [d or state.is_removed(s) for s, d in enumerate(state.done_voting)]
     state.countdown_end = None
 
 
-def _vote(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
+def _vote(state: State, seat: int, author: int, tile: int, now: float) -> None:
     require(state.phase == VOTING, "wrong_phase")
-    author, tile = action.get("author"), action.get("tile")
-    require(is_int(author) and 0 <= author < state.seats, "bad_action")
-    require(is_int(tile), "bad_action")
-    assert isinstance(author, int) and isinstance(tile, int)
+    require(0 <= author < state.players, "bad_target")
     require(not state.done_voting[seat], "incognito.finished_voting")
     require(author != seat, "incognito.own_drawing")
     ballot = state.votes[seat]
@@ -303,7 +316,7 @@ def _vote(state: State, seat: int, action: Mapping[str, JSON], now: float) -> No
     _after_voting_progress(state, now)
 
 
-def _done_voting(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
+def _done_voting(state: State, seat: int, now: float) -> None:
     require(state.phase == VOTING, "wrong_phase")
     require(not state.finished_voting(seat), "incognito.finished_voting")
     state.done_voting[seat] = True
@@ -311,14 +324,14 @@ def _done_voting(state: State, seat: int, action: Mapping[str, JSON], now: float
 
 
 def _after_voting_progress(state: State, now: float) -> None:
-    finished = sum(state.finished_voting(s) for s in range(state.seats))
-    if finished == state.seats:
+    finished = sum(state.finished_voting(s) for s in range(state.players))
+    if finished == state.players:
         _end_voting(state)
-    elif finished >= state.seats - 1 and state.countdown_end is None:
+    elif finished >= state.players - 1 and state.countdown_end is None:
         state.countdown_end = now + as_number(state.settings["countdown"])
 
 
-def _timeout(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
+def _timeout(state: State, now: float) -> None:
     require(state.phase in (DRAWING, VOTING), "wrong_phase")
     due = _due(state)
     require(due is not None and now >= due, "timeout_early")
@@ -349,9 +362,9 @@ def place_remaining(rng: random.Random, seats: int,
 def _end_voting(state: State) -> None:
     votes = state.votes
     with rolling(state) as rng:
-        state.random_votes = place_remaining(rng, state.seats, votes)
+        state.random_votes = place_remaining(rng, state.players, votes)
     state.countdown_end = None
-    seats = list(range(state.seats))
+    seats = list(range(state.players))
     words = {s: state.tile_of(s) for s in seats}
     result = score_round(seats, words, dict(enumerate(votes)))
     for s in seats:
@@ -366,8 +379,8 @@ def _reveal(state: State, words: dict[int, int], found_by: dict[int, list[int]],
             finding: dict[int, int], author: dict[int, int]) -> dict[str, JSON]:
     """The public account of a scored round."""
     drawings: list[JSON] = []
-    for a in range(state.seats):
-        voters = [v for v in range(state.seats) if v != a]
+    for a in range(state.players):
+        voters = [v for v in range(state.players) if v != a]
         drawings.append({
             "author": a,
             "word": state.word_of(a),
@@ -383,9 +396,9 @@ def _reveal(state: State, words: dict[int, int], found_by: dict[int, list[int]],
         "round": state.round,
         "tiles": list(state.tiles),
         "drawings": drawings,
-        "finding_points": [finding[s] for s in range(state.seats)],
-        "author_points": [author[s] for s in range(state.seats)],
-        "points": [finding[s] + author[s] for s in range(state.seats)],
+        "finding_points": [finding[s] for s in range(state.players)],
+        "author_points": [author[s] for s in range(state.players)],
+        "points": [finding[s] + author[s] for s in range(state.players)],
     }
 
 
@@ -395,11 +408,11 @@ def _reveal(state: State, words: dict[int, int], found_by: dict[int, list[int]],
 def waiting_for(state: State) -> list[int]:
     """The seats the current phase waits for."""
     if state.phase == DRAWING:
-        return [s for s in range(state.seats) if not state.done_drawing[s]]
+        return [s for s in range(state.players) if not state.done_drawing[s]]
     if state.phase == VOTING:
-        return [s for s in range(state.seats) if not state.finished_voting(s)]
+        return [s for s in range(state.players) if not state.finished_voting(s)]
     if state.phase == SCORED:
-        return [s for s in range(state.seats) if not state.confirmed[s]]
+        return [s for s in range(state.players) if not state.confirmed[s]]
     return []
 
 
@@ -418,53 +431,24 @@ def _treat_as_done(state: State, seat: int) -> None:
 def _move_on(state: State, now: float) -> None:
     if state.phase == DRAWING and all(state.done_drawing):
         _start_voting(state)
+    elif state.phase == DRAWING and sum(state.done_drawing) >= state.players - 1:
+        # all but one finished: the rules' countdown starts, as for _done_drawing
+        if state.countdown_end is None:
+            state.countdown_end = now + as_number(state.settings["countdown"])
     elif state.phase == VOTING:
         _after_voting_progress(state, now)
     elif state.phase == SCORED and all(state.confirmed):
         _next_round(state, now)
 
 
-def _skip(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
-    """``{"type": "skip", "seats": [...]}``: go on without those (absent) players, allowed
-    only when they are all the phase still waits for: the phase ends at once."""
-    require(state.phase in (DRAWING, VOTING, SCORED), "wrong_phase")
-    seats = _seat_list(state, action.get("seats"))
-    others = [s for s in waiting_for(state) if s not in seats]
-    require(not others, "still_waiting", names=", ".join(state.names[s] for s in others))
-    for s in seats:
-        _treat_as_done(state, s)
-    _move_on(state, now)
+WAITS = absent.Waits(waiting_for=waiting_for, treat_as_done=_treat_as_done, move_on=_move_on)
+"""Going on without absent players, and taking a player out (games/absent.py):
+what "done" means in each phase of Incognito. A seat taken out keeps its drawing
+and the votes it placed; its unplaced vote cards are placed at random, the rule
+for unplaced cards."""
 
 
-def _remove(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
-    """``{"type": "remove", "seat": n}``: the seat plays no further part. Its drawing and
-    the votes it placed stay in this round; from now on it is done in every phase, as a
-    player who neither draws nor votes (its vote cards are placed at random, the rule for
-    unplaced cards)."""
-    require(state.phase in (DRAWING, VOTING, SCORED), "wrong_phase")
-    target = action.get("seat")
-    require(is_int(target) and 0 <= target < state.seats, "bad_action")
-    assert isinstance(target, int)
-    require(not state.is_removed(target), "player_removed", name=state.names[target])
-    require(state.removed.count(False) > 2, "too_few_left", min=2)
-    state.removed[target] = True
-    _treat_as_done(state, target)
-    if state.phase == DRAWING and not all(state.done_drawing):
-        remaining = sum(state.done_drawing)
-        if remaining >= state.seats - 1 and state.countdown_end is None:
-            state.countdown_end = now + as_number(state.settings["countdown"])
-    _move_on(state, now)
-
-
-def _seat_list(state: State, value: JSON) -> list[int]:
-    require(isinstance(value, list) and len(value) > 0
-            and all(is_int(s) and 0 <= s < state.seats
-                    for s in value)
-            and len(set(value)) == len(value), "bad_action")
-    return as_ints(value)
-
-
-def _confirm(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
+def _confirm(state: State, seat: int, now: float) -> None:
     require(state.phase == SCORED, "wrong_phase")
     require(not state.confirmed[seat], "incognito.already_confirmed")
     state.confirmed[seat] = True
@@ -489,17 +473,3 @@ def dump(state: State) -> dict[str, JSON]:
 
 def load(data: Mapping[str, JSON]) -> State:
     return CODEC.load(data)
-
-
-_PLAYER_ACTIONS: dict[str, Handler[State]] = {
-    "done_drawing": _done_drawing,
-    "vote": _vote,
-    "done_voting": _done_voting,
-    "confirm": _confirm,
-}
-_SYSTEM_ACTIONS: dict[str, Handler[State]] = {
-    "timeout": _timeout,
-    "advance": _advance,
-    "skip": _skip,
-    "remove": _remove,
-}

@@ -7,26 +7,27 @@ play random games from it.
 
 from __future__ import annotations
 
-from atelier.games.core import JSON
+from atelier.games.actions import Action
+from atelier.games.incognito.actions import Confirm, DoneDrawing, DoneVoting, Vote
 from atelier.games.incognito.engine import DRAWING, SCORED, VOTING, State
 from atelier.games.incognito.settings import TILES
 
 
-def legal_actions(state: State, seat: int) -> list[dict[str, JSON]]:
-    if not 0 <= seat < state.seats or state.is_removed(seat):
+def legal_actions(state: State, seat: int) -> list[Action]:
+    if not 0 <= seat < state.players or state.is_removed(seat):
         return []
     if state.phase == DRAWING:
-        return [] if state.done_drawing[seat] else [{"type": "done_drawing"}]
+        return [] if state.done_drawing[seat] else [DoneDrawing()]
     if state.phase == VOTING:
         if state.finished_voting(seat):
             return []
         ballot = state.votes[seat]
         free = [t for t in range(1, TILES + 1) if t not in ballot.values()]
-        done: list[dict[str, JSON]] = [{"type": "done_voting"}]
+        done: list[Action] = [DoneVoting()]
         return done + [
-            {"type": "vote", "author": author, "tile": tile}
-            for author in range(state.seats) if author != seat and author not in ballot
+            Vote(author=author, tile=tile)
+            for author in range(state.players) if author != seat and author not in ballot
             for tile in free]
     if state.phase == SCORED:
-        return [] if state.confirmed[seat] else [{"type": "confirm"}]
+        return [] if state.confirmed[seat] else [Confirm()]
     return []

@@ -25,11 +25,11 @@ PUBLIC_SETTINGS = ("language", "rounds", "countdown", "drawing_time_limit")
 
 
 def view(state: State, seat: int | None) -> dict[str, JSON]:
-    me = seat if seat is not None and 0 <= seat < state.seats else None
+    me = seat if seat is not None and 0 <= seat < state.players else None
     voting_open = state.phase == VOTING
     running = clock(state)
     players: list[dict[str, JSON]] = []
-    for s in range(state.seats):
+    for s in range(state.players):
         players.append({
             "seat": s,
             "name": state.names[s],

@@ -11,44 +11,44 @@ ACTIONS = ActionSchema()
 
 @ACTIONS.action
 class Replace(Action):
-    type: Literal["replace"]
+    type: Literal["replace"] = "replace"
     card: Word
 
 
 @ACTIONS.action
 class Ready(Action):
-    type: Literal["ready"]
+    type: Literal["ready"] = "ready"
     ready: bool = True
 
 
 @ACTIONS.action
 class Guess(Action):
-    type: Literal["guess"]
+    type: Literal["guess"] = "guess"
     target: Int
     number: Int
 
 
 @ACTIONS.action
 class Black(Action):
-    type: Literal["black"]
+    type: Literal["black"] = "black"
     value: Int | None = None  # None: the highest token left
 
 
 @ACTIONS.action
 class Done(Action):
-    type: Literal["done"]
+    type: Literal["done"] = "done"
 
 
 @ACTIONS.action
 class Void(Action):
-    type: Literal["void"]
+    type: Literal["void"] = "void"
     target: Int | None = None  # None: your own drawing
     void: bool = True
 
 
 @ACTIONS.action
 class Confirm(Action):
-    type: Literal["confirm"]
+    type: Literal["confirm"] = "confirm"
 
 
 ACTIONS.action(System)
@@ -58,7 +58,7 @@ ACTIONS.action(System)
 class Canvas(Action):
     """The server's own (first edition): a canvas gained its first ink or lost all of it."""
 
-    type: Literal["canvas"]
+    type: Literal["canvas"] = "canvas"
     seat: Int
     drawn: bool
 

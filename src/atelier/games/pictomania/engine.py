@@ -11,12 +11,24 @@ from collections.abc import Mapping, Sequence
 
 from atelier.content.decks import LEVELS, Card
 from atelier.errors import RuleError, require
-from atelier.games.core import JSON, SYSTEM, Handler, rolling, seeded, winners
+from atelier.games import absent
+from atelier.games.actions import Action, Remove, Skip, System
+from atelier.games.core import JSON, SYSTEM, rolling, seeded, winners
 from atelier.games.pictomania import settings as settings_mod
 from atelier.games.pictomania import tokens
+from atelier.games.pictomania.actions import (
+    Black,
+    Canvas,
+    Confirm,
+    Done,
+    Guess,
+    Ready,
+    Replace,
+    Void,
+)
 from atelier.games.pictomania.reveal import is_void, labels, round_result
 from atelier.games.pictomania.state import Seat, State
-from atelier.jsoncheck import as_int, as_ints, as_list, as_number, as_object, is_int, is_number
+from atelier.jsoncheck import as_int, as_ints, as_list, as_number, as_object
 
 NUMBERS = tuple(range(1, 8))
 
@@ -59,29 +71,71 @@ def new(
     return state
 
 
-def apply(state: State, seat: int, action: Mapping[str, JSON], now: float) -> State:
+_PLAYER_PHASE: dict[type[Action], str] = {
+    Replace: "display", Ready: "display",
+    Guess: "drawing", Black: "drawing", Done: "drawing",
+    Void: "review", Confirm: "review",
+}
+"""The phase in which each player action is allowed."""
+_WAITING = frozenset({"display", "drawing", "review"})
+_SYSTEM_PHASES: dict[type[Action], frozenset[str]] = {
+    Skip: _WAITING, Remove: _WAITING, System: _WAITING, Canvas: frozenset({"drawing"}),
+}
+"""The phases in which each of the server's own actions is allowed."""
+
+
+def apply(state: State, seat: int, action: Action, now: float) -> State:
     """The state after ``seat`` does ``action``; RuleError leaves ``state`` as it was."""
-    kind = action.get("type") if isinstance(action, Mapping) else None
-    if not isinstance(kind, str):
-        raise RuleError("bad_action")
     if state.phase == "over":
         raise RuleError("game_over")
     if seat == SYSTEM:
-        handler = _SYSTEM_ACTIONS.get((state.phase, kind))
-        require(handler is not None or kind in ("advance", "timeout"), "bad_action")
+        phases = _SYSTEM_PHASES.get(type(action))
+        require(phases is not None, "bad_action")
+        assert phases is not None
+        if state.phase not in phases:
+            raise RuleError("wrong_phase" if isinstance(action, System) else "bad_action")
+        require(not (isinstance(action, System) and action.type == "timeout"
+                     and state.phase != "drawing"), "wrong_phase")
     else:
-        require(isinstance(seat, int) and 0 <= seat < state.players, "not_a_player")
-        if kind in ("advance", "timeout"):
-            raise RuleError("host_only")
-        handler = _PLAYER_ACTIONS.get((state.phase, kind))
-        if handler is None and any(k == kind for _, k in _PLAYER_ACTIONS):
-            raise RuleError("wrong_phase")
+        require(0 <= seat < state.players, "not_a_player")
+        require(not isinstance(action, System), "host_only")
+        phase = _PLAYER_PHASE.get(type(action))
+        require(phase is not None, "bad_action")
+        require(state.phase == phase, "wrong_phase")
         require(not state.is_removed(seat), "player_removed", name=state.names[seat])
-    if handler is None:
-        raise RuleError("bad_action" if seat != SYSTEM else "wrong_phase")
     after = state.clone()
-    handler(after, seat, action, now)
+    _do(after, seat, action, now)
     return after
+
+
+def _do(state: State, seat: int, action: Action, now: float) -> None:
+    match action:
+        case Replace(card=card):
+            _replace(state, seat, card)
+        case Ready(ready=ready):
+            _ready(state, seat, ready, now)
+        case Guess(target=target, number=number):
+            _guess(state, seat, target, number)
+        case Black(value=value):
+            _black(state, seat, value)
+        case Done():
+            _done(state, seat)
+        case Void(target=target, void=void):
+            _void(state, seat, seat if target is None else target, void)
+        case Confirm():
+            _confirm(state, seat)
+        case Canvas(seat=target, drawn=drawn):
+            _canvas(state, target, drawn)
+        case Skip(seats=seats):
+            absent.skip(state, seats, WAITS, now)
+        case Remove(seat=target):
+            absent.remove(state, target, WAITS, now)
+        case System(type="timeout"):
+            _timeout(state, now)
+        case System(type="advance"):
+            _advance(state, now)
+        case _:
+            raise RuleError("bad_action")
 
 
 def deadline(state: State) -> float | None:
@@ -163,10 +217,9 @@ def _levels_near(level: int) -> list[int]:
     return sorted(LEVELS, key=lambda lv: (abs(lv - level), lv))
 
 
-def _replace(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
+def _replace(state: State, seat: int, label: str) -> None:
     names = labels(state.settings)[: len(state.display)]
-    label = action.get("card")
-    require(isinstance(label, str) and label in names, "bad_card")
+    require(label in names, "bad_card")
     slot = names.index(label)
     require(_spare_cards(state), "no_cards_left")
     if state.settings["edition"] == "first":
@@ -178,17 +231,20 @@ def _replace(state: State, seat: int, action: Mapping[str, JSON], now: float) ->
     state.ready = [state.is_removed(p) for p in range(state.players)]
 
 
-def _ready(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
-    value = action.get("ready", True)
-    require(isinstance(value, bool), "bad_action")
-    assert isinstance(value, bool)
+def _ready(state: State, seat: int, value: bool, now: float) -> None:
     state.ready[seat] = value
     if all(state.ready):
         _deal(state, now)
 
 
-def _deal_now(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
-    _deal(state, now)
+def _advance(state: State, now: float) -> None:
+    """The host's "next": deal now, stop the drawing, or end the review."""
+    if state.phase == "display":
+        _deal(state, now)
+    elif state.phase == "drawing":
+        _end_round(state, "host")
+    else:
+        _finish_round(state)
 
 
 def _deal(state: State, now: float) -> None:
@@ -217,17 +273,13 @@ def _deal(state: State, now: float) -> None:
 # --- drawing ----------------------------------------------------------------
 
 
-def _guess(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
-    target = action.get("target")
-    number = action.get("number")
+def _guess(state: State, seat: int, target: int, number: int) -> None:
     mine = state.seats[seat]
     require(not mine.finished, "already_finished")
-    require(is_int(target) and 0 <= target < state.players, "bad_target")
+    require(0 <= target < state.players, "bad_target")
     require(target != seat, "own_drawing")
-    require(not state.seats[as_int(target)].out, "player_removed",
-            name=state.names[as_int(target)])
-    require(is_int(number) and number in NUMBERS, "bad_number")
-    assert is_int(target) and is_int(number)
+    require(not state.seats[target].out, "player_removed", name=state.names[target])
+    require(number in NUMBERS, "bad_number")
     stack = state.seats[target].stack
     require(all(by != seat for by, _ in stack), "already_guessed", name=state.names[target])
     require(number not in spent_numbers(state, seat), "number_spent", number=number)
@@ -236,7 +288,7 @@ def _guess(state: State, seat: int, action: Mapping[str, JSON], now: float) -> N
         mine.locked = True  # 2nd edition: the first guess ends your drawing
 
 
-def _black(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
+def _black(state: State, seat: int, value: int | None) -> None:
     mine = state.seats[seat]
     require(not mine.finished, "already_finished")
     require(bool(state.black_left), "no_black_tokens")
@@ -245,14 +297,12 @@ def _black(state: State, seat: int, action: Mapping[str, JSON], now: float) -> N
     # Bonusplättchen": an empty canvas takes no token (guessing and "done" stay open).
     require(not (first and not mine.drawn), "black_token_nothing_drawn")
     highest = max(state.black_left)
-    value = action.get("value")
     if value is None:
         value = highest
-    require(is_int(value) and value in state.black_left, "black_token_gone", value=value)
+    require(value in state.black_left, "black_token_gone", value=value)
     # 1st edition: always the token with the most stars still in the centre;
     # the 2nd edition lets you take any.
     require(not first or value == highest, "black_token_not_highest", value=value, highest=highest)
-    assert is_int(value)
     state.black_left.remove(value)
     mine.black = value
     mine.finished = True
@@ -263,7 +313,7 @@ def _black(state: State, seat: int, action: Mapping[str, JSON], now: float) -> N
         _end_round(state, "finished")
 
 
-def _done(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
+def _done(state: State, seat: int) -> None:
     mine = state.seats[seat]
     require(not mine.finished, "already_finished")
     mine.finished = True
@@ -271,18 +321,14 @@ def _done(state: State, seat: int, action: Mapping[str, JSON], now: float) -> No
         _end_round(state, "finished")
 
 
-def _canvas(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
+def _canvas(state: State, target: int, drawn: bool) -> None:
     """The server reports whether a canvas shows pen ink (it sees the ink, the
     rules do not): sent when that changes, so the log replays the same."""
-    target = action.get("seat")
-    drawn = action.get("drawn")
-    require(is_int(target) and 0 <= target < state.players, "bad_target")
-    require(isinstance(drawn, bool), "bad_action")
-    assert is_int(target) and isinstance(drawn, bool)
+    require(0 <= target < state.players, "bad_target")
     state.seats[target].drawn = drawn
 
 
-def canvas_action(state: State, seat: int, blank: bool) -> dict[str, JSON] | None:
+def canvas_action(state: State, seat: int, blank: bool) -> Canvas | None:
     """The system action that tells the rules ``seat``'s canvas is (not)
     ``blank`` now, or None if they know already or it no longer matters."""
     if state.settings["edition"] != "first":
@@ -291,18 +337,14 @@ def canvas_action(state: State, seat: int, blank: bool) -> dict[str, JSON] | Non
         return None
     if state.seats[seat].drawn != blank:
         return None
-    return {"type": "canvas", "seat": seat, "drawn": not blank}
+    return Canvas(type="canvas", seat=seat, drawn=not blank)
 
 
-def _timeout(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
+def _timeout(state: State, now: float) -> None:
     due = deadline(state)
     require(due is not None, "wrong_phase")
-    require(is_number(now) and now >= (due or 0.0), "timeout_early")
+    require(now >= (due or 0.0), "timeout_early")
     _end_round(state, "time")
-
-
-def _stop(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
-    _end_round(state, "host")
 
 
 def _end_round(state: State, why: str) -> None:
@@ -321,12 +363,8 @@ def spent_numbers(state: State, seat: int) -> list[int]:
 # --- review -----------------------------------------------------------------
 
 
-def _void(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
-    target = action.get("target", seat)
-    value = action.get("void", True)
-    require(is_int(target) and 0 <= target < state.players, "bad_target")
-    require(isinstance(value, bool), "bad_action")
-    assert is_int(target) and isinstance(value, bool)
+def _void(state: State, seat: int, target: int, value: bool) -> None:
+    require(0 <= target < state.players, "bad_target")
     drawing = state.seats[target]
     before = is_void(state, target)
     if target == seat:
@@ -341,14 +379,10 @@ def _void(state: State, seat: int, action: Mapping[str, JSON], now: float) -> No
             s.confirmed = state.is_removed(p)
 
 
-def _confirm(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
+def _confirm(state: State, seat: int) -> None:
     state.seats[seat].confirmed = True
     if all(s.confirmed for s in state.seats):
         _finish_round(state)
-
-
-def _advance(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
-    _finish_round(state)
 
 
 def _finish_round(state: State) -> None:
@@ -404,61 +438,10 @@ def _move_on(state: State, now: float) -> None:
         _finish_round(state)
 
 
-def _skip(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
-    """``{"type": "skip", "seats": [...]}``: go on without those (absent) players,
-    allowed only when they are all the phase still waits for."""
-    seats = _seat_list(state, action.get("seats"))
-    waiting = waiting_for(state)
-    others = [p for p in waiting if p not in seats]
-    require(not others, "still_waiting", names=", ".join(state.names[p] for p in others))
-    for p in seats:
-        _treat_as_done(state, p)
-    _move_on(state, now)
-
-
-def _remove(state: State, seat: int, action: Mapping[str, JSON], now: float) -> None:
-    """``{"type": "remove", "seat": n}``: the seat plays no further part. Its
-    drawing and guesses so far stay in this round's scoring; it is treated as
-    done now and in every later phase, and later rounds deal it no drawing."""
-    target = action.get("seat")
-    require(is_int(target) and 0 <= target < state.players, "bad_target")
-    assert is_int(target)
-    require(not state.is_removed(target), "player_removed", name=state.names[target])
-    require(state.removed.count(False) > 2, "too_few_left", min=2)
-    state.removed[target] = True
-    _treat_as_done(state, target)
-    _move_on(state, now)
-
-
-def _seat_list(state: State, value: JSON) -> list[int]:
-    require(
-        isinstance(value, list) and len(value) > 0
-        and all(is_int(p) and 0 <= p < state.players for p in value)
-        and len(set(value)) == len(value),
-        "bad_action",
-    )
-    return as_ints(value)
+WAITS = absent.Waits(waiting_for=waiting_for, treat_as_done=_treat_as_done, move_on=_move_on)
+"""Going on without absent players, and taking a player out (games/absent.py):
+what "done" means in each phase of Pictomania."""
 
 
 def game_winners(state: State) -> list[int]:
     return winners(state.totals) if state.phase == "over" else []
-
-
-_PLAYER_ACTIONS: dict[tuple[str, str], Handler[State]] = {
-    ("display", "replace"): _replace,
-    ("display", "ready"): _ready,
-    ("drawing", "guess"): _guess,
-    ("drawing", "black"): _black,
-    ("drawing", "done"): _done,
-    ("review", "void"): _void,
-    ("review", "confirm"): _confirm,
-}
-_SYSTEM_ACTIONS: dict[tuple[str, str], Handler[State]] = {
-    **{(phase, "skip"): _skip for phase in ("display", "drawing", "review")},
-    **{(phase, "remove"): _remove for phase in ("display", "drawing", "review")},
-    ("display", "advance"): _deal_now,
-    ("drawing", "timeout"): _timeout,
-    ("drawing", "canvas"): _canvas,
-    ("drawing", "advance"): _stop,
-    ("review", "advance"): _advance,
-}

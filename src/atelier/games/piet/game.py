@@ -101,7 +101,7 @@ ACTIONS = ActionSchema()
 class MoveAction(Action):
     """A move in the notation of docs/piet.md (``legal_moves`` lists them)."""
 
-    type: Literal["move"]
+    type: Literal["move"] = "move"
     move: Annotated[str, Field(max_length=64)]
 
 
@@ -110,7 +110,7 @@ class HintAction(Action):
     """The player to move asks the engine for a hint: logged, so the record says
     which moves were hinted; the hint itself comes from the analysis service."""
 
-    type: Literal["hint"]
+    type: Literal["hint"] = "hint"
 
 
 class Settings(SettingsModel):
@@ -187,34 +187,33 @@ class PietGame:
         return PietState(full, tuple(seats), seed, replayed.final, moves,
                          tuple(replayed.points), len(moves), movers)
 
-    def apply(
-        self, state: PietState, seat: int, action: Mapping[str, JSON], now: float
-    ) -> PietState:
-        kind = action.get("type")
-        require(kind == "hint" or (kind == "move" and isinstance(action.get("move"), str)),
-                "bad_action")
+    def apply(self, state: PietState, seat: int, action: Action, now: float) -> PietState:
+        require(isinstance(action, (MoveAction, HintAction)), "bad_action")
         require(seat in (0, 1), "not_a_player")
         require(state.board.phase != OVER, "game_over")
         require(seat == state.board.to_move, "not_your_turn")
-        if kind == "hint":
-            require(hints_allowed(state.settings), "piet.hints_off")
-            ply = len(state.moves)
-            return state if ply in state.hinted else replace(state, hinted=(*state.hinted, ply))
-        move = parse_move(str(action["move"]))
-        board, points = play(state.board, move)
-        return replace(state, board=board, moves=(*state.moves, move),
-                       points=(*state.points, points), movers=(*state.movers, seat))
+        match action:
+            case HintAction():
+                require(hints_allowed(state.settings), "piet.hints_off")
+                ply = len(state.moves)
+                return state if ply in state.hinted else replace(state, hinted=(*state.hinted, ply))
+            case MoveAction(move=text):
+                move = parse_move(text)
+                board, points = play(state.board, move)
+                return replace(state, board=board, moves=(*state.moves, move),
+                               points=(*state.points, points), movers=(*state.movers, seat))
+        raise RuleError("bad_action")
 
     quick_settings: Mapping[str, JSON] = {}
 
-    def ends_part(self, action: Mapping[str, JSON]) -> bool:
-        return action.get("type") == "move"  # every move ends the mover's turn
+    def ends_part(self, action: Action) -> bool:
+        return isinstance(action, MoveAction)  # every move ends the mover's turn
 
-    def legal_actions(self, state: PietState, seat: int) -> list[dict[str, JSON]]:
+    def legal_actions(self, state: PietState, seat: int) -> list[Action]:
         board = state.board
         if board.phase == OVER or seat != board.to_move:
             return []
-        return [{"type": "move", "move": format_move(m)} for m in legal_moves(board)]
+        return [MoveAction(move=format_move(m)) for m in legal_moves(board)]
 
     def view(self, state: PietState, seat: int | None) -> dict[str, JSON]:
         board = state.board
@@ -279,7 +278,7 @@ class PietGame:
     def load(self, data: Mapping[str, JSON]) -> PietState:
         state = self.new(as_object(data["settings"]), as_strs(data["seats"]), as_int(data["seed"]))
         for text in as_list(data["moves"]):
-            state = self.apply(state, state.board.to_move, {"type": "move", "move": text}, 0.0)
+            state = self.apply(state, state.board.to_move, MoveAction(move=str(text)), 0.0)
         return state
 
     # --- the engine's advice (run by the server's analysis pool) -----------------
@@ -335,16 +334,16 @@ class PietGame:
         if level not in COMPUTER_LEVELS:
             return {}
         seat = settings.get("computer_seat", 1)
-        return {int(seat) if seat in (0, 1) else 1: f"Computer ({level})"}
+        return {int(seat) if seat in (0, 1) else 1: str(level)}
 
-    def bot_action(self, state: PietState, seat: int) -> dict[str, JSON] | None:
+    def bot_action(self, state: PietState, seat: int) -> Action | None:
         computers = self.computer_seats(state.settings)
         board = state.board
         if seat not in computers or board.phase == OVER or board.to_move != seat:
             return None
         level = str(state.settings["opponent"])
         move = choose_move(board, level, self.bot_seed(state))
-        return {"type": "move", "move": format_move(move)}
+        return MoveAction(move=format_move(move))
 
     @staticmethod
     def bot_seed(state: PietState) -> int:
@@ -352,11 +351,11 @@ class PietGame:
         so a replayed game gets the same answers."""
         return (state.seed * 1_000_003 + len(state.moves) * 7919) & 0xFFFFFFFF
 
-    def choose_move(self, state: PietState, level: str, seed: int) -> dict[str, JSON]:
+    def choose_move(self, state: PietState, level: str, seed: int) -> MoveAction:
         """The action ``level`` takes for the player to move."""
         if level not in COMPUTER_LEVELS:
             raise RuleError("piet.bad_level", level=level)
-        return {"type": "move", "move": format_move(choose_move(state.board, level, seed))}
+        return MoveAction(move=format_move(choose_move(state.board, level, seed)))
 
 
 GAME = PietGame()

@@ -12,11 +12,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from atelier.games.actions import Action
 from atelier.games.core import DrawingGame, Game
 from atelier.server.ink.bundles import Bundle
 from atelier.server.ink.rights import InkRights
 
-CanvasAction = Callable[[Any, int, bool], dict[str, Any] | None]
+CanvasAction = Callable[[Any, int, bool], Action | None]
 
 
 class Watcher(Protocol):

@@ -11,17 +11,19 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from typing import Any, Generic, TypeVar
 
 from atelier.errors import RuleError
+from atelier.games.actions import Action
 from atelier.games.core import SYSTEM
 from atelier.hub import Hub, HubMessage
 from atelier.ink.codec import MAX_BATCH_BYTES
 from atelier.server.ink.relay import relay_ink
 from atelier.server.ink.rights import Drawer, InkRights, rights, seat_tools
 from atelier.server.ink.room import InkRoom, Watcher
-from atelier.server.room.model import Event, RoomModel, decide_action
+from atelier.server.room.events import LogEvent
+from atelier.server.room.model import Commit, RoomModel, decide_action
 from atelier.store import InkRow, Store
 
 log = logging.getLogger(__name__)
@@ -35,7 +37,6 @@ MAX_ROOM_INK_BYTES = 16 * 1024 * 1024
 """Ink one room may hold over all its games (each kept in memory while it is loaded)."""
 
 R = TypeVar("R", bound=InkRoom)
-Commit = Callable[[R, Callable[[RoomModel], tuple[Event, Any]]], Awaitable[Event]]
 
 
 class InkIntake(Generic[R]):
@@ -104,7 +105,7 @@ class InkIntake(Generic[R]):
         if action is not None:
             await self._commit_canvas(room, action)
 
-    def _canvas_action(self, room: R, drawer: Drawer) -> dict[str, Any] | None:
+    def _canvas_action(self, room: R, drawer: Drawer) -> Action | None:
         """The action that tells the rules whether the canvas shows ink, when they
         want to know (DrawingGame.canvas_action); None nearly always, and then
         not asked again for the same canvas state until the next event."""
@@ -119,11 +120,11 @@ class InkIntake(Generic[R]):
             drawer.quiet = blank
         return action
 
-    async def _commit_canvas(self, room: R, action: dict[str, Any]) -> None:
+    async def _commit_canvas(self, room: R, action: Action) -> None:
         """Awaited before the player's next message is read, so "I drew, now I
         take a token" arrives in that order."""
 
-        def decide(m: RoomModel) -> tuple[Event, Any]:
+        def decide(m: RoomModel) -> tuple[LogEvent, Any]:
             return decide_action(m, SYSTEM, action, time.time())
 
         try:

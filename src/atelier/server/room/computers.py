@@ -7,21 +7,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from atelier.errors import RuleError
+from atelier.games.actions import Action
 from atelier.games.core import BotGame
+from atelier.server.room.events import LogEvent
 from atelier.server.room.live_room import LiveRoom
-from atelier.server.room.model import Event, RoomModel, decide_action
+from atelier.server.room.model import Commit, RoomModel, decide_action
 
 log = logging.getLogger(__name__)
 
-Commit = Callable[[LiveRoom, Callable[[RoomModel], tuple[Event, Any]]], Awaitable[Event]]
 
 
 class Computers:
-    def __init__(self, commit: Commit) -> None:
+    def __init__(self, commit: Commit[LiveRoom]) -> None:
         self.commit = commit
         self.stopped = False
 
@@ -58,7 +58,7 @@ class Computers:
                     continue
 
                 def decide(m: RoomModel, seat: int = seat, seq: int = seq,
-                           action: dict[str, Any] = action) -> tuple[Event, Any]:
+                           action: Action = action) -> tuple[LogEvent, Any]:
                     if m.seq != seq:
                         raise RuleError("busy")  # the game moved on while it thought
                     return decide_action(m, seat, action, time.time())

@@ -14,15 +14,15 @@ from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 from atelier.errors import RuleError
+from atelier.games.actions import System
 from atelier.games.core import SYSTEM
 from atelier.server.room.live_room import LiveRoom
-from atelier.server.room.model import Event, RoomModel, decide_action
+from atelier.server.room.model import Commit, RoomModel, decide_action
 
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 0.05  # a timeout the rules find early (clock skew) is tried again this soon
 
-Commit = Callable[[LiveRoom, Callable[[RoomModel], tuple[Event, Any]]], Awaitable[Event]]
 Spawn = Callable[[Coroutine[Any, Any, None]], None]
 
 
@@ -32,7 +32,7 @@ def due(model: RoomModel) -> float | None:
 
 
 class Deadlines:
-    def __init__(self, commit: Commit, spawn: Spawn,
+    def __init__(self, commit: Commit[LiveRoom], spawn: Spawn,
                  load: Callable[[str], Awaitable[object]]) -> None:
         self.commit = commit
         self.spawn = spawn
@@ -58,7 +58,7 @@ class Deadlines:
         model = room.model
         try:
             await self.commit(
-                room, lambda m: decide_action(m, SYSTEM, {"type": "timeout"}, time.time())
+                room, lambda m: decide_action(m, SYSTEM, System(type="timeout"), time.time())
             )
         except RuleError as err:
             if err.code == "timeout_early" and due(model) == deadline and not self.stopped:

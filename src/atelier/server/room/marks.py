@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from atelier.games.actions import Action
 from atelier.games.core import GuessTimelineGame
 from atelier.ink.guard import InkGuard
 from atelier.ink.replay import MAX_GAP_MS, timeline
@@ -28,7 +29,7 @@ from atelier.store import EventRow
 
 def mark_for(
     model: RoomModel, batches: Mapping[str, Mapping[int, Sequence[bytes]]],
-    guards: dict[tuple[str, int], InkGuard], action: dict[str, Any],
+    guards: dict[tuple[str, int], InkGuard], action: Action,
 ) -> dict[str, Any] | None:
     """The mark to log with ``action``, if it marks a drawing of the current key."""
     game = model.game

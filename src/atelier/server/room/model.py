@@ -12,16 +12,18 @@ import hashlib
 import hmac
 import random
 import unicodedata
-from collections.abc import Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from atelier.errors import require
+from atelier.games.actions import Action, Remove, Skip, System, as_json
 from atelier.games.core import (
     JSON,
     SYSTEM,
     BotGame,
     DealingGame,
+    DrawingGame,
     Game,
     RemovableSeats,
     ScoredGame,
@@ -29,7 +31,7 @@ from atelier.games.core import (
     winners,
 )
 from atelier.server.room import events
-from atelier.server.room.events import Event as Event  # the other server modules name it here
+from atelier.server.room.events import LogEvent
 
 if TYPE_CHECKING:
     from atelier.store import EventRow
@@ -53,6 +55,21 @@ def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
+def computer_name(level: str) -> str:
+    """A computer player's name for clients that do not translate its level
+    (bots, the command line); the web client names it in the reader's language."""
+    return f"Computer ({level})"
+
+
+def computer_level(logged: str) -> str:
+    """The level a ``started`` event logged for a computer seat: the level
+    itself, or, in logs written before levels were data, its English name
+    ("Computer (hard)")."""
+    if logged.endswith(")") and "(" in logged:
+        return logged[logged.rindex("(") + 1:-1]
+    return logged
+
+
 @dataclass
 class Player:
     id: str
@@ -60,7 +77,9 @@ class Player:
     colour: str
     token_hash: str = ""
     seat: int | None = None
-    computer: bool = False
+    computer: str | None = None
+    """A computer player's level (the game's word for it, such as ``"hard"``);
+    None for a person."""
     removed: bool = False  # left or removed during this game: the seat stays, nobody plays it
     out_by: str | None = None  # who ended their part in this game: "self" or "host"
     # The game's agreements (core.AgreementsGame) this player gave in the lobby.
@@ -94,6 +113,8 @@ class RoomModel:
     played: list[dict[str, JSON]] = field(default_factory=list)
     # What the room's games have dealt (opaque ids): the next game avoids them.
     dealt: list[str] = field(default_factory=list)
+    past_drawings: set[str] = field(default_factory=set)
+    """Ink keys of the room's finished games' drawings (the game said which)."""
 
     # -- reading -------------------------------------------------------------
 
@@ -135,8 +156,8 @@ class RoomModel:
         """Humans and computers; seated order once the game runs."""
         if self.phase == "lobby":
             bots = [
-                Player(f"c{seat}", name, "", computer=True)
-                for seat, name in sorted(self.lobby_computers().items())
+                Player(f"c{seat}", computer_name(level), "", computer=level)
+                for seat, level in sorted(self.lobby_computers().items())
             ]
             return self.players + bots
         by_id = {p.id: p for p in self.gone.values()}
@@ -157,6 +178,14 @@ class RoomModel:
             return self.seed
         return random.Random(f"{self.seed}:{self.games_started}").getrandbits(63)
 
+    def drawing_keys(self) -> set[str]:
+        """Ink keys of every drawing this room has had: its finished games' and
+        the current game's so far (each names a drawing of every seat)."""
+        keys = set(self.past_drawings)
+        if isinstance(self.game, DrawingGame) and self.state is not None:
+            keys.update(self.ink_prefix + key for key in self.game.drawing_keys(self.state))
+        return keys
+
     def _record_result(self) -> None:
         """A finished game's points per player, kept for the running totals."""
         if not isinstance(self.game, ScoredGame):
@@ -172,11 +201,19 @@ class RoomModel:
 
     # -- the one place events take effect -------------------------------------
 
-    def apply_event(self, seq: int, kind: str, data: dict[str, JSON],
-                    state: object = None) -> None:
-        """Apply logged event ``seq``. ``state``: the next game state when the
-        caller has just computed it (so live play does not apply twice)."""
-        match events.parse(kind, data):
+    def apply_event(self, seq: int, kind: str, data: dict[str, JSON]) -> None:
+        """Apply logged event ``seq`` as the log keeps it (a restart, another
+        process's event); a kind this release does not know changes nothing."""
+        event = events.parse(kind, data)
+        if event is None:
+            self.seq = seq
+        else:
+            self.apply(seq, event)
+
+    def apply(self, seq: int, event: events.LogEvent, state: object = None) -> None:
+        """Apply event ``seq``. ``state``: the next game state when the caller has
+        just computed it (so live play does not apply twice)."""
+        match event:
             case events.Joined() as e:
                 self.players.append(Player(e.player, e.name, e.colour, e.token_hash))
                 self.joined_count += 1
@@ -204,14 +241,14 @@ class RoomModel:
                 self._start(e)
             case events.Acted() as e:
                 if state is None:
-                    state = self.game.apply(self.state, e.seat, e.action, e.now)
+                    action = self.game.actions.parse(e.action)
+                    state = self.game.apply(self.state, e.seat, action, e.now)
                 self._set_state(state)
             case events.Removed() as e:
                 # A player out of a running game: the seat stays (the game treats
                 # it as done from now on); the person may watch.
                 if state is None:
-                    action: dict[str, JSON] = {"type": "remove", "seat": e.seat}
-                    state = self.game.apply(self.state, SYSTEM, action, e.now)
+                    state = self.game.apply(self.state, SYSTEM, Remove(seat=e.seat), e.now)
                 gone = self.player(e.player)
                 if gone is not None:
                     gone.removed = True
@@ -227,6 +264,10 @@ class RoomModel:
                     else:
                         p.agreed.discard(e.name)
             case events.Again() as e:
+                if isinstance(self.game, DrawingGame) and self.state is not None:
+                    # the finished game's drawings stay served under their keys
+                    keys = self.game.drawing_keys(self.state)
+                    self.past_drawings.update(self.ink_prefix + key for key in keys)
                 self.phase = "lobby"
                 self.state = None
                 self.seats = []
@@ -250,8 +291,9 @@ class RoomModel:
         self.games_started += 1
         self.seats = list(e.seats)
         self.computers = {
-            int(seat): Player(f"c{seat}", name, "", seat=int(seat), computer=True)
-            for seat, name in e.computers.items()
+            int(seat): Player(f"c{seat}", computer_name(level), "", seat=int(seat),
+                              computer=level)
+            for seat, level in ((s, computer_level(v)) for s, v in e.computers.items())
         }
         for seat, pid in enumerate(self.seats):
             p = self.player(pid)
@@ -325,7 +367,7 @@ def host_key_matches(room: RoomModel, host_key: str | None) -> bool:
 
 
 def decide_join(room: RoomModel, name: str, colour: str, token_hash: str,
-                host_key: str | None = None, creator_waits: bool = False) -> Event:
+                host_key: str | None = None, creator_waits: bool = False) -> LogEvent:
     """A player sits down. With the host key, as host. Without it, as host if
     the room has none, unless the room's creator (who holds the key) is in the
     room and has not sat down yet: the host role waits for them."""
@@ -343,16 +385,16 @@ def decide_join(room: RoomModel, name: str, colour: str, token_hash: str,
         host = False
     else:  # no "host" key: host if the room has none
         return events.Joined(player=player_id, name=name, colour=colour,
-                             token_hash=token_hash).as_event()
+                             token_hash=token_hash)
     return events.Joined(player=player_id, name=name, colour=colour, token_hash=token_hash,
-                         host=host).as_event()
+                         host=host)
 
 
-def decide_unclaimed_host(room: RoomModel) -> Event:
+def decide_unclaimed_host(room: RoomModel) -> LogEvent:
     """The creator left without sitting down: the first player seated becomes
     host (the creator's key still makes them host if they come back to sit)."""
     require(room.host is None and bool(room.players), "not_host")
-    return events.HostChanged(player=room.players[0].id).as_event()
+    return events.HostChanged(player=room.players[0].id)
 
 
 def removable(room: RoomModel) -> bool:
@@ -360,27 +402,27 @@ def removable(room: RoomModel) -> bool:
     return isinstance(room.game, RemovableSeats) and room.game.seats_removable
 
 
-def decide_leave(room: RoomModel, player_id: str | None, now: float = 0.0) -> tuple[Event, Any]:
+def decide_leave(room: RoomModel, player_id: str | None, now: float = 0.0) -> tuple[LogEvent, Any]:
     require(room.player(player_id) is not None, "not_joined")
     if room.phase == "playing" and removable(room):
         return _remove(room, player_id, now, "self")
     # After game over too: a player who goes is not in the next game.
     require(room.phase in ("lobby", "over"), "game_started")
     assert player_id is not None
-    return events.Left(player=player_id, by="self").as_event(), None
+    return events.Left(player=player_id, by="self"), None
 
 
 def _remove(room: RoomModel, player_id: str | None, now: float,
-            by: events.By) -> tuple[Event, Any]:
+            by: events.By) -> tuple[LogEvent, Any]:
     seat = room.seat_of(player_id)
     require(seat is not None, "not_a_player")
     assert seat is not None and player_id is not None
-    state = room.game.apply(room.state, SYSTEM, {"type": "remove", "seat": seat}, now)
-    return events.Removed(player=player_id, seat=seat, now=now, by=by).as_event(), state
+    state = room.game.apply(room.state, SYSTEM, Remove(seat=seat), now)
+    return events.Removed(player=player_id, seat=seat, now=now, by=by), state
 
 
 def decide_remove(room: RoomModel, player_id: str | None, target: str,
-                  now: float) -> tuple[Event, Any]:
+                  now: float) -> tuple[LogEvent, Any]:
     """The host takes a player out of a running game (``kick`` while playing)."""
     _require_host(room, player_id)
     require(room.phase == "playing" and removable(room), "game_started")
@@ -397,7 +439,7 @@ def absent_seats(room: RoomModel, online: set[str]) -> list[int]:
 
 
 def decide_go_on(room: RoomModel, player_id: str | None, online: set[str],
-                 now: float) -> tuple[Event, Any]:
+                 now: float) -> tuple[LogEvent, Any]:
     """The host goes on without the absent players: the game treats them as done
     for this phase (it refuses while anyone present is still busy)."""
     _require_host(room, player_id)
@@ -405,10 +447,10 @@ def decide_go_on(room: RoomModel, player_id: str | None, online: set[str],
     require(removable(room), "no_go_on")  # Piet shows who is away, and waits
     seats = absent_seats(room, online)
     require(bool(seats), "nobody_absent")
-    return decide_action(room, SYSTEM, {"type": "skip", "seats": seats}, now)
+    return decide_action(room, SYSTEM, Skip(seats=seats), now)
 
 
-def decide_rename(room: RoomModel, player_id: str | None, name: str) -> Event:
+def decide_rename(room: RoomModel, player_id: str | None, name: str) -> LogEvent:
     require(room.player(player_id) is not None, "not_joined")
     _require_lobby(room)
     name = clean_name(name)
@@ -417,17 +459,17 @@ def decide_rename(room: RoomModel, player_id: str | None, name: str) -> Event:
         "name_taken",
     )
     assert player_id is not None
-    return events.Renamed(player=player_id, name=name).as_event()
+    return events.Renamed(player=player_id, name=name)
 
 
 def decide_settings(room: RoomModel, player_id: str | None,
-                    changes: Mapping[str, JSON]) -> Event:
+                    changes: Mapping[str, JSON]) -> LogEvent:
     _require_host(room, player_id)
     _require_lobby(room)
     refuse_agreements(room.game, changes)
     seats = max(len(room.players), room.game.min_seats)
     settings = room.game.validate_settings({**room.settings, **changes}, seats)
-    return events.SettingsChanged(settings=settings).as_event()
+    return events.SettingsChanged(settings=settings)
 
 
 def refuse_agreements(game: Game[Any], settings: Mapping[str, JSON]) -> None:
@@ -436,13 +478,13 @@ def refuse_agreements(game: Game[Any], settings: Mapping[str, JSON]) -> None:
         require(name not in settings, "agree_not_a_setting", name=name)
 
 
-def decide_agree(room: RoomModel, player_id: str | None, name: str, on: bool) -> Event:
+def decide_agree(room: RoomModel, player_id: str | None, name: str, on: bool) -> LogEvent:
     """A player in the lobby gives or takes back their agreement to ``name``."""
     require(room.player(player_id) is not None, "not_joined")
     require(room.phase == "lobby", "agree_not_in_lobby")
     require(name in agreements(room.game), "agree_unknown", name=name)
     assert player_id is not None
-    return events.Agreed(player=player_id, name=name, on=on).as_event()
+    return events.Agreed(player=player_id, name=name, on=on)
 
 
 def agreed_settings(room: RoomModel) -> dict[str, JSON]:
@@ -455,7 +497,7 @@ def agreed_settings(room: RoomModel) -> dict[str, JSON]:
 
 
 def decide_kick(room: RoomModel, player_id: str | None, target: str,
-                now: float = 0.0) -> tuple[Event, Any]:
+                now: float = 0.0) -> tuple[LogEvent, Any]:
     """In the lobby the player leaves the room; in a running drawing game their
     seat is removed from the game (``decide_remove``)."""
     if room.phase == "playing":
@@ -464,16 +506,16 @@ def decide_kick(room: RoomModel, player_id: str | None, target: str,
     _require_lobby(room)
     require(room.player(target) is not None, "unknown_player")
     require(target != player_id, "cannot_kick_self")
-    return events.Left(player=target, by="host").as_event(), None
+    return events.Left(player=target, by="host"), None
 
 
-def decide_host(room: RoomModel, player_id: str | None, target: str) -> Event:
+def decide_host(room: RoomModel, player_id: str | None, target: str) -> LogEvent:
     _require_host(room, player_id)
     require(room.player(target) is not None, "unknown_player")
-    return events.HostChanged(player=target).as_event()
+    return events.HostChanged(player=target)
 
 
-def decide_start(room: RoomModel, player_id: str | None) -> Event:
+def decide_start(room: RoomModel, player_id: str | None) -> LogEvent:
     _require_host(room, player_id)
     _require_lobby(room)
     computers = room.lobby_computers()
@@ -504,10 +546,10 @@ def decide_start(room: RoomModel, player_id: str | None) -> Event:
         # The first state itself, not only its recipe: a game started before a
         # release that changed the decks replays with the cards it was dealt.
         initial=game.dump(initial),
-    ).as_event()
+    )
 
 
-def decide_again(room: RoomModel, player_id: str | None) -> Event:
+def decide_again(room: RoomModel, player_id: str | None) -> LogEvent:
     """Back to the lobby after game over, everyone still joined; the event
     carries the room's memory of what was dealt, for the next game. Players'
     agreements are cleared on applying it: each was given for one game, and a
@@ -517,22 +559,31 @@ def decide_again(room: RoomModel, player_id: str | None) -> Event:
     dealt = list(room.dealt)
     if isinstance(room.game, DealingGame):
         dealt = list(room.game.dealt(room.state))
-    return events.Again(dealt=dealt).as_event()
+    return events.Again(dealt=dealt)
 
 
-def decide_action(
-    room: RoomModel, seat: int | None, action: Mapping[str, JSON], now: float
-) -> tuple[Event, Any]:
-    """The action event and the state it leads to."""
-    action = room.game.actions.validate(action)
+def decide_action(room: RoomModel, seat: int | None, action: Action, now: float,
+                  mark: dict[str, JSON] | None = None) -> tuple[events.Acted, Any]:
+    """The action event and the state it leads to; ``mark``: where a guess lands
+    on the drawing's replay (room/marks.py), logged with it."""
     require(room.phase == "playing", "not_playing")
     require(seat is not None, "not_a_player")
     assert seat is not None
     state = room.game.apply(room.state, seat, action, now)
-    return events.Acted(seat=seat, action=action, now=now).as_event(), state
+    # A mark is logged only with the actions that have one (the stored shape).
+    marked: dict[str, Any] = {} if mark is None else {"mark": mark}
+    return events.Acted(seat=seat, action=as_json(action), now=now, **marked), state
 
 
-def decide_next(room: RoomModel, player_id: str | None, now: float) -> tuple[Event, Any]:
+def decide_next(room: RoomModel, player_id: str | None, now: float) -> tuple[LogEvent, Any]:
     _require_host(room, player_id)
-    return decide_action(room, SYSTEM, {"type": "advance"}, now)
+    return decide_action(room, SYSTEM, System(type="advance"), now)
 
+
+Decision = Callable[[RoomModel], tuple[LogEvent, Any]]
+"""Decides a change on the room as it is now: the event to log (typed until
+the store writes it) and the game state it leads to, if the game changed."""
+Room = TypeVar("Room")
+Commit = Callable[[Room, Decision], Awaitable[LogEvent]]
+"""``Rooms.commit`` as its helpers (timers, computers, ink) call it: decide,
+log, apply, publish and push, on a loaded room."""

@@ -26,10 +26,11 @@ from atelier.games.core import Game
 from atelier.hub import Hub, HubMessage
 from atelier.ink.guard import restore
 from atelier.server.ink.intake import MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES, InkIntake
-from atelier.server.room import fanout, views
+from atelier.server.room import events, fanout, views
 from atelier.server.room.computers import Computers
 from atelier.server.room.connection import Connection
 from atelier.server.room.deadlines import Deadlines
+from atelier.server.room.events import Left, LogEvent, Removed
 from atelier.server.room.live_room import (
     CREATOR,
     HOLD_RENEW,
@@ -39,7 +40,7 @@ from atelier.server.room.live_room import (
     valid_code,
 )
 from atelier.server.room.model import (
-    Event,
+    Decision,
     RoomModel,
     decide_unclaimed_host,
     refuse_agreements,
@@ -59,7 +60,6 @@ before they sat down (a phone that went to another app to share the link)."""
 COMMIT_RETRIES = 30
 RELEASE_AFTER = 50  # unloading this many rooms at once is worth a collection and a trim
 
-Decision = Callable[[RoomModel], tuple[Event, Any]]
 
 
 def release_memory() -> None:
@@ -253,20 +253,20 @@ class Rooms:
 
     # -- the one path for changes -------------------------------------------------
 
-    async def commit(self, room: LiveRoom, decide: Decision) -> Event:
+    async def commit(self, room: LiveRoom, decide: Decision) -> LogEvent:
         """Decide, log, apply, publish, push. RuleError from ``decide`` changes nothing."""
         seq, event = await self.record(room, decide)
         await self.announce(room, seq, event)
         return event
 
-    async def record(self, room: LiveRoom, decide: Decision) -> tuple[int, Event]:
+    async def record(self, room: LiveRoom, decide: Decision) -> tuple[int, LogEvent]:
         """Decide, log and apply, nothing sent yet: (its seq, the event). The caller
         may tell whom it concerns first (a join, its new player), then :meth:`announce`."""
         model = room.model
         async with room.lock:
             for attempt in range(COMMIT_RETRIES):
                 try:
-                    (kind, data), state = decide(model)
+                    event, state = decide(model)
                 except RuleError:
                     # With other processes, a refusal may come from a stale copy
                     # (their notice not yet here): decide again on the full log.
@@ -275,6 +275,7 @@ class Rooms:
                         continue
                     raise
                 seq = model.seq + 1
+                kind, data = event.as_event()
                 try:
                     await self.store.append(model.code, seq, kind, data, time.time(),
                                             _status(kind, model, state))
@@ -284,13 +285,13 @@ class Rooms:
                     await self._catch_up(room)
                     await asyncio.sleep(secrets.randbelow(1000) / 1e6 * (1 + attempt))
                     continue
-                model.apply_event(seq, kind, data, state)
-                return seq, (kind, data)
+                model.apply(seq, event, state)
+                return seq, event
             raise RuleError("busy")
 
-    async def announce(self, room: LiveRoom, seq: int, event: Event) -> None:
+    async def announce(self, room: LiveRoom, seq: int, event: LogEvent) -> None:
         """Tell other processes, then this process's connections, of a recorded event."""
-        kind, data = event
+        kind, data = event.as_event()
         await self.hub.publish(
             HubMessage(room.code, "event", self.hub.origin,
                        {"seq": seq, "kind": kind, "data": data})
@@ -304,11 +305,11 @@ class Rooms:
             room.model.apply_event(row.seq, row.kind, row.data)
         return bool(rows)
 
-    def after_change(self, room: LiveRoom, local: bool, event: Event | None = None) -> None:
+    def after_change(self, room: LiveRoom, local: bool, event: LogEvent | None = None) -> None:
         room.active_at = time.monotonic()
         # "kicked" tells a player's connections the host removed them; one who
         # left by themselves was not (their state says they now watch)
-        by_self = event is not None and event[1].get("by") == "self"
+        by_self = isinstance(event, Left | Removed) and event.by == "self"
         for conn in room.unseat_removed():
             if not by_self:
                 conn.send(views.error_message(RuleError("kicked"), conn.lang))
@@ -412,7 +413,8 @@ class Rooms:
                     await self._catch_up(room)
                 else:
                     return
-            self.after_change(room, local=False, event=(msg.meta["kind"], msg.meta["data"]))
+            self.after_change(room, local=False,
+                              event=events.parse(msg.meta["kind"], msg.meta["data"]))
         elif msg.kind == "ink":
             self.ink.from_hub(room, msg.meta["key"], int(msg.meta["seat"]),
                               int(msg.meta["n"]), msg.data)

@@ -61,7 +61,7 @@ def public_player(p: Player, connected: bool) -> dict[str, Any]:
         "name": p.name,
         "colour": p.colour,
         "seat": p.seat,
-        "connected": connected or p.computer,
+        "connected": connected or p.computer is not None,
         "computer": p.computer,
         "removed": p.removed,
         # what this player agreed to in the lobby (the room's "agreements")
