@@ -103,7 +103,7 @@ def test_two_people_who_both_agree_get_hints(module_server: ServerProcess, brows
         ann.page.get_by_label("I agree to hints").check()
         bob.page.wait_for_selector(f"{tid('piet-agreed')} li.yes")
         assert bob.page.locator(tid("piet-agree-all")).count() == 0
-        bob.page.get_by_label("Ich bin mit Tipps einverstanden").check()
+        bob.page.get_by_label("Ich bin mit Hinweisen einverstanden").check()
         for player in (ann, bob):
             player.page.wait_for_selector(tid("piet-agree-all"))
             no_wider_than_the_phone(player.page)

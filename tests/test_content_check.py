@@ -399,8 +399,8 @@ def test_a_listed_pair_on_one_card_is_a_near_synonym(root: Path) -> None:
     found = check_all(root)
     assert [p.finding.code for p in found] == ["deck_meaning_pair_card"]
     assert found[0].finding.message("de") == (
-        "Karte L1-001: „Eintopf“ und „Suppe“ sind ein gelistetes Paar, das gezeichnet nicht "
-        "zu unterscheiden ist (decks/meaning_pairs.json)."
+        "Karte L1-001: „Eintopf“ und „Suppe“ sind ein in decks/meaning_pairs.json eingetragenes "
+        "Paar, das gezeichnet nicht zu unterscheiden ist."
     )
 
 

@@ -125,7 +125,8 @@ def test_bad_levels() -> None:
 
 def test_csv_header_and_cells() -> None:
     assert refused("level,theme,word1\n1,x,y\n", "csv").message() == (
-        "The header lacks the column “word2” (the first line must be: level,theme,word1,…,word7)."
+        "The header lacks the column “word2” (it needs level and word1 … word7; id and theme are "
+        "optional)."
     )
     assert refused(f"{HEADER},colour\n", "csv").params == {"column": "colour"}
     err = refused(f"{HEADER}\n1,Pets,{','.join(WORDS)}\n\n1,Pets,a,b,c\n", "csv")

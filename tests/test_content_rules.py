@@ -89,13 +89,13 @@ def test_issue_10_rules_are_stated_in_every_language() -> None:
         # void guesses count for no black sheep; your own guesses still score
         (("pictomania", "en"), ["not towards the black sheep", "still score"]),
         (("pictomania", "de"), ["auch nicht für das schwarze Schaf", "zählen aber ganz normal"]),
-        (("pictomania", "uk"), ["не рахуються й для білої ворони", "рахуються як завжди"]),
+        (("pictomania", "uk"), ["не враховуються й під час визначення білої", "зараховуються"]),
         # 1st edition: the highest token; drawing nothing; a swap only for an unknown word
         (("pictomania.first", "en"), ["most stars", "draw nothing", "does not know a word"]),
-        # the Incognito countdown is the room's
-        (("incognito", "en"), ["unless the room set another length"]),
-        (("incognito", "de"), ["sofern der Raum keine andere Dauer"]),
-        (("incognito", "uk"), ["якщо кімната не задала іншої тривалості"]),
+        # the Incognito countdown is the room's, as its host sets it
+        (("incognito", "en"), ["unless the host has set a different length"]),
+        (("incognito", "de"), ["sofern für den Raum keine andere Dauer"]),
+        (("incognito", "uk"), ["якщо ведучий не задав іншої тривалості"]),
     ]
     for (section, lang), phrases in expect:
         text = " ".join(paragraphs(section, lang))

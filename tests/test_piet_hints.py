@@ -73,7 +73,7 @@ def test_hints_are_refused_between_people_unless_both_agreed(server: ServerProce
         answer = httpx.get(f"{server.http}/api/rooms/{code}/advice/hint?lang=de")
         assert answer.status_code == 400
         assert answer.json()["code"] == "piet.hint_not_asked"
-        assert "Tipp" in answer.json()["message"]
+        assert "Hinweis" in answer.json()["message"]
         for p in (ann, bob):
             p.close()
 

@@ -76,7 +76,7 @@ async def test_malformed_messages(server: ServerProcess, clients: list[Client], 
     await c.send(raw)
     err = await c.expect("error")
     assert err["code"] == "bad_message" and detail in err["params"]["detail"]
-    assert err["message"].startswith("Diese Nachricht ist unverständlich")
+    assert err["message"].startswith("Diese Nachricht kann nicht verarbeitet werden")
     # still connected, nothing changed
     assert (await c.request({"t": "ping"}))["t"] == "ack"
     summary = (await c.request({"t": "lang", "lang": "en"}))
