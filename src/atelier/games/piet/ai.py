@@ -4,23 +4,23 @@ Every level is a pure function of (state, level, seed, budget): budgets count
 visited positions or played-out games rather than clock time, so the same
 position always gets the same answer (and a replayed game replays exactly).
 
-Medium is a shallow negamax alpha-beta search with a transposition table and
-moves ordered by points. Hard searches the rest of the game exactly once it is
-small enough (endgame.py); before that it plays its best candidates out to the
-end of the game and keeps the one with the best mean final margin, which is
-all the previous hard did (kept as the named engine ``rollout``). See
-docs/piet.md for why, and for the measured strength.
+Medium is a shallow negamax alpha-beta search over the score difference, and
+hard searches the rest of the game exactly once it is small enough (endgame.py):
+both are search.py's one search, depth-limited or exact. Before the endgame,
+hard plays its best candidates out to the end of the game and keeps the one
+with the best mean final margin, which is all the previous hard did (kept as
+the named engine ``rollout``). See docs/piet.md for why, and for the measured
+strength.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from atelier.errors import RuleError
 from atelier.games.piet.board import (
-    FULL_BONUS,
     FULL_CANVAS,
     SHAPES,
     Masks,
@@ -42,11 +42,10 @@ from atelier.games.piet.rules import (
     paint_unchecked,
     play,
 )
+from atelier.games.piet.search import Search
 
 LEVELS = ("random", "greedy", "easy", "medium", "hard", "rollout")
 COMPUTER_LEVELS = ("easy", "medium", "hard")
-WIN = 1000.0
-INF = float("inf")
 
 
 # --- move generation for the search --------------------------------------------
@@ -111,127 +110,6 @@ def _hooks(canvas: Masks) -> float:
         empty >>= 1
         cell += 1
     return float(total)
-
-
-@dataclass(frozen=True)
-class Weights:
-    hooks: float = 0.25
-    race: float = 0.5
-
-
-def evaluate(state: State, player: int, weights: Weights) -> float:
-    """Value of ``state`` for ``player``: final score difference (plus WIN for
-    a win) once over; otherwise the score difference plus what the canvases
-    promise."""
-    me, them = state.scores[player], state.scores[1 - player]
-    if state.phase == OVER:
-        diff = me - them
-        return diff + (WIN if diff > 0 else -WIN if diff < 0 else 0.0)
-    mine, theirs = state.canvases[player], state.canvases[1 - player]
-    value = float(me - them)
-    if weights.hooks:
-        value += weights.hooks * (_hooks(mine) - _hooks(theirs))
-    if weights.race:
-        # Fewer empty cells: closer to the bonus and to ending the game.
-        left_me = 16 - (mine[0] | mine[1] | mine[2]).bit_count()
-        left_them = 16 - (theirs[0] | theirs[1] | theirs[2]).bit_count()
-        if left_me < left_them:
-            value += weights.race * FULL_BONUS * (1 if left_me <= 3 else 0.5)
-        elif left_them < left_me:
-            value -= weights.race * FULL_BONUS * (1 if left_them <= 3 else 0.5)
-    return value
-
-
-# --- search ----------------------------------------------------------------------
-
-
-@dataclass
-class Search:
-    budget: int
-    """Positions to visit before settling for the deepest finished iteration."""
-    beam: tuple[int, ...] = (0, 14, 8, 6, 5)
-    """Moves tried at each ply below the root (0: all); the last repeats."""
-    weights: Weights = field(default_factory=Weights)
-    max_depth: int = 24
-    nodes: int = 0
-    table: dict[State, tuple[int, int, float, int]] = field(default_factory=dict)
-
-    def children(self, state: State) -> list[tuple[Move, State]]:
-        if state.phase == PAINTING:
-            paints = scored_paints(state)
-            paints.sort(key=lambda item: -item[0])
-            return [(move, paint_unchecked(state, taken, added)[0])
-                    for _, move, taken, added in paints]
-        return [(move, play(state, move)[0]) for move in fill_moves(state)]
-
-    def value(self, state: State, depth: int, ply: int, alpha: float, beta: float) -> float:
-        """Negamax value for the player to move in ``state``."""
-        self.nodes += 1
-        mover = state.to_move
-        if depth <= 0 or self.nodes > self.budget:
-            return evaluate(state, mover, self.weights)
-        entry = self.table.get(state)
-        first = -1
-        if entry is not None:
-            e_depth, flag, e_value, first = entry
-            if e_depth >= depth and (
-                flag == 0 or (flag < 0 and e_value <= alpha) or (flag > 0 and e_value >= beta)
-            ):
-                return e_value
-        kids = self.children(state)
-        if 0 <= first < len(kids):
-            kids.insert(0, kids.pop(first))
-        width = self.beam[min(ply, len(self.beam) - 1)]
-        if width:
-            kids = kids[:width]
-        best, best_index, start_alpha = -INF, 0, alpha
-        for index, (_, child) in enumerate(kids):
-            v = self._child_value(child, mover, depth, ply, alpha, beta)
-            if v > best:
-                best, best_index = v, index
-                if v > alpha:
-                    alpha = v
-                    if alpha >= beta:
-                        break
-        if self.nodes <= self.budget:
-            flag = 1 if best >= beta else -1 if best <= start_alpha else 0
-            self.table[state] = (depth, flag, best, best_index)
-        return best
-
-    def _child_value(
-        self, child: State, mover: int, depth: int, ply: int, alpha: float, beta: float
-    ) -> float:
-        if child.phase == OVER:
-            return evaluate(child, mover, self.weights)
-        if child.to_move == mover:
-            return self.value(child, depth - 1, ply + 1, alpha, beta)
-        return -self.value(child, depth - 1, ply + 1, -beta, -alpha)
-
-    def best_move(self, state: State, rng: random.Random) -> Move:
-        kids = self.children(state)
-        if len(kids) == 1:
-            return kids[0][0]
-        order = list(range(len(kids)))
-        choice = kids[0][0]
-        for depth in range(1, self.max_depth + 1):
-            alpha = -INF
-            scores: dict[int, float] = {}
-            for index in order:
-                v = self._child_value(kids[index][1], state.to_move, depth, 0, alpha, INF)
-                if self.nodes > self.budget:
-                    break
-                scores[index] = v
-                alpha = max(alpha, v)
-            else:
-                top = max(scores.values())
-                tied = [i for i in order if scores[i] == top]
-                choice = kids[rng.choice(tied) if len(tied) > 1 else tied[0]][0]
-                order.sort(key=lambda i: -scores[i])
-                if abs(top) >= WIN or self.nodes * 3 > self.budget:
-                    break
-                continue
-            break
-        return choice
 
 
 # --- levels ----------------------------------------------------------------------
@@ -416,8 +294,7 @@ def choose_move(state: State, level: str, seed: int, budget: int | None = None) 
     nodes = budget if budget is not None else DEFAULT_BUDGET[level]
     move: Move
     if level == "medium":
-        move = Search(nodes, beam=(0, 6, 4), weights=Weights(hooks=0.0, race=0.0),
-                      max_depth=2).best_move(state, rng)
+        move = Search(nodes, exact=False, beam=(0, 6, 4)).best_move(state, rng, max_depth=2)
     else:
         solved = solve(state, ENDGAME_BUDGET) if level == "hard" and endgame_in_reach(
             state) else None
@@ -429,4 +306,4 @@ def choose_move(state: State, level: str, seed: int, budget: int | None = None) 
     return move
 
 
-__all__ = ["COMPUTER_LEVELS", "LEVELS", "Fill", "choose_move", "evaluate"]
+__all__ = ["COMPUTER_LEVELS", "LEVELS", "Fill", "choose_move"]

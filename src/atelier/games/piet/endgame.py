@@ -1,228 +1,23 @@
-"""Exact endgame search: the final score margin under best play by both sides.
-
-Negamax alpha-beta over the whole rest of the game (painting, filling phases
-and the end with its bonus), with a transposition table and moves ordered by
-the points they score now. Positions are kept relative to the player to move
-(their canvas first, the score difference from their side), so one table entry
-serves both players. Brushes are left out: the search is used only once no
-player has a brush left.
+"""Exact endgame search: the final score margin under best play by both sides,
+over the whole rest of the game (the exact use of search.py's one search).
 
 The search counts the positions it visits and gives up past its budget, so a
 caller can try it wherever the game might be small enough and fall back to
-something cheaper otherwise; the answer never depends on the clock.
+something cheaper otherwise; the answer never depends on the clock. Brushes
+are left out: it is used only once no player has a brush left.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
-from atelier.games.piet.board import (
-    FULL_BONUS,
-    FULL_CANVAS,
-    FULL_PALETTE,
-    PER_COLOUR,
-    SHAPES,
-    move_score,
-)
-from atelier.games.piet.rules import FILLING, OVER, PAINTING, Fill, Move, Paint, State
-
-# Per shape: its palette mask, its palette cells, and per placement the anchor
-# and the canvas bit of each of the shape's cells.
-_SHAPES = tuple(
-    (shape.mask, shape.cells,
-     tuple((anchor, place.mask, tuple(1 << t for t in place.cells))
-           for anchor, place in shape.by_anchor.items()))
-    for shape in SHAPES
-)
-
-EXACT, LOWER, UPPER = 0, 1, 2
-_FILL_ID = 1 << 12
-"""Set in the id of a filling move; a painting move's id is shape << 5 | anchor."""
-
-Key = tuple[int, int, int, int, int, int, int, int, int, int, bool, bool]
-Masks3 = tuple[int, int, int]
-Args = tuple[Masks3, Masks3, Masks3, int, bool, bool]
-"""A position for ``search``: palette, mover's canvas, other canvas, score
-difference, filling, key_me."""
-Child = tuple[int, int, int, int, Args | None]
-"""(move id, order, kind, final margin when kind is 0, position otherwise)."""
-_NONE: Args | None = None
+from atelier.games.piet.rules import Move, State
+from atelier.games.piet.search import OutOfBudget, Search
 
 
-class OutOfBudget(Exception):
-    """The search visited more positions than it was allowed."""
-
-
-@dataclass
-class Endgame:
+class Endgame(Search):
     """One exact search (its table is kept between calls on the same game)."""
 
-    budget: int
-    nodes: int = 0
-    table: dict[Key, tuple[int, int, int]] = field(default_factory=dict)
-
-    # --- the recursive search ------------------------------------------------------
-
-    def search(self, pal: Masks3, me: Masks3, them: Masks3, diff: int, filling: bool, key_me: bool,
-               alpha: int, beta: int) -> int:
-        """Final (my score - their score) under best play, ``diff`` being the
-        difference now. ``key_me``: in a painting phase, whether I started it;
-        in a filling phase, whether I start the painting phase after it."""
-        self.nodes += 1
-        if self.nodes > self.budget:
-            raise OutOfBudget
-        key = (pal[0], pal[1], pal[2], me[0], me[1], me[2], them[0], them[1], them[2],
-               diff, filling, key_me)
-        entry = self.table.get(key)
-        first = -1
-        if entry is not None:
-            value, flag, first = entry
-            if flag == EXACT:
-                return value
-            if flag == LOWER and value >= beta:
-                return value
-            if flag == UPPER and value <= alpha:
-                return value
-        start_alpha = alpha
-        best, best_move = -10_000, -1
-        children = self._fills(pal, me, them, diff, key_me) if filling else self._paints(
-            pal, me, them, diff, key_me)
-        if first >= 0:
-            for i, item in enumerate(children):
-                if item[0] == first:
-                    children.insert(0, children.pop(i))
-                    break
-        for move_id, _, kind, final, child in children:
-            if child is None:  # the game is over
-                value = final
-            elif kind == 1:  # the same player moves again
-                value = self.search(*child, alpha, beta)
-            else:
-                value = -self.search(*child, -beta, -alpha)
-            if value > best:
-                best, best_move = value, move_id
-                if value > alpha:
-                    alpha = value
-                    if alpha >= beta:
-                        break
-        flag = LOWER if best >= beta else UPPER if best <= start_alpha else EXACT
-        self.table[key] = (best, flag, best_move)
-        return best
-
-    # --- children (Child) -------------------------------------------------------------
-    # kind 0: game over; kind 1: the mover moves again; kind 2: the opponent moves.
-
-    def _paints(
-        self, pal: Masks3, me: Masks3, them: Masks3, diff: int, started: bool
-    ) -> list[Child]:
-        pr, py, pb = pal
-        have = pr | py | pb
-        mr, my, mb = me
-        mine = mr | my | mb
-        free = FULL_CANVAS & ~mine
-        out: list[Child] = []
-        for index, (smask, cells, placements) in enumerate(_SHAPES):
-            if have & smask != smask:
-                continue
-            colours = [0 if pr >> c & 1 else 1 if py >> c & 1 else 2 for c in cells]
-            keep = ~smask
-            left = (pr & keep, py & keep, pb & keep)
-            for anchor, pmask, bits in placements:
-                if free & pmask != pmask:
-                    continue
-                new = [0, 0, 0]
-                for colour, bit in zip(colours, bits, strict=True):
-                    new[colour] |= bit
-                points = move_score(me, (new[0], new[1], new[2]))
-                after = (mr | new[0], my | new[1], mb | new[2])
-                now = diff + points
-                move_id = index << 5 | anchor
-                if mine | pmask == FULL_CANVAS:
-                    out.append((move_id, points + 100, 0, now + FULL_BONUS, _NONE))
-                elif left[0] | left[1] | left[2]:
-                    child = (left, them, after, -now, False, not started)
-                    out.append((move_id, points, 2, 0, child))
-                else:
-                    # The palette is empty: a filling phase, lower score first,
-                    # then fewer pieces, then whoever started this painting phase.
-                    if now != 0:
-                        i_fill = now < 0
-                    else:
-                        mine_n = (mine | pmask).bit_count()
-                        theirs_n = (them[0] | them[1] | them[2]).bit_count()
-                        i_fill = mine_n < theirs_n if mine_n != theirs_n else started
-                    if i_fill:
-                        out.append((move_id, points, 1, 0, (left, after, them, now, True, True)))
-                    else:
-                        out.append((move_id, points, 2, 0, (left, them, after, -now, True, True)))
-        out.sort(key=lambda item: -item[1])
-        return out
-
-    def _fills(
-        self, pal: Masks3, me: Masks3, them: Masks3, diff: int, paint_next: bool
-    ) -> list[Child]:
-        have = pal[0] | pal[1] | pal[2]
-        out: list[Child] = []
-        for colour in (0, 1, 2):
-            if pal[colour].bit_count() >= PER_COLOUR:
-                continue
-            for cell in range(9):
-                bit = 1 << cell
-                if have & bit:
-                    continue
-                masks = [pal[0], pal[1], pal[2]]
-                masks[colour] |= bit
-                after = (masks[0], masks[1], masks[2])
-                move_id = _FILL_ID | colour << 4 | cell
-                if have | bit != FULL_PALETTE:
-                    out.append((move_id, 0, 2, 0, (after, them, me, -diff, True, not paint_next)))
-                elif paint_next:
-                    out.append((move_id, 0, 1, 0, (after, me, them, diff, False, True)))
-                else:
-                    out.append((move_id, 0, 2, 0, (after, them, me, -diff, False, True)))
-        return out
-
-    # --- the root ----------------------------------------------------------------------
-
-    def value(self, state: State, alpha: int = -10_000, beta: int = 10_000) -> int | None:
-        """The final margin for the player to move in ``state`` under best play,
-        or None if the budget ran out first. With a narrower window than the
-        default the answer is only a bound when it falls outside the window
-        (value <= alpha: at most that; value >= beta: at least that), which is
-        cheaper when a caller only asks whether a position is won."""
-        if state.phase == OVER:
-            raise ValueError("the game is over")
-        try:
-            return self.search(*_args(state), alpha, beta)
-        except OutOfBudget:
-            return None
-
-    def solve(self, state: State) -> tuple[int, Move] | None:
-        """(final margin for the player to move, a move that achieves it) under
-        best play, or None if the budget ran out first."""
-        value = self.value(state)
-        if value is None:
-            return None
-        pal, me, them, diff, filling, key_me = _args(state)
-        move_id = self.table[(*pal, *me, *them, diff, filling, key_me)][2]
-        return value, _move(state, move_id)
-
-
-def _args(state: State) -> Args:
-    """``state`` as the search sees it, from the side of the player to move."""
-    player = state.to_move
-    filling = state.phase == FILLING
-    key_me = (state.next_painter if filling else state.starter) == player
-    diff = state.scores[player] - state.scores[1 - player]
-    return (state.palette, state.canvases[player], state.canvases[1 - player], diff, filling,
-            key_me)
-
-
-def _move(state: State, move_id: int) -> Move:
-    if move_id & _FILL_ID:
-        return Fill(move_id >> 4 & 3, move_id & 15)
-    assert state.phase == PAINTING
-    return Paint(SHAPES[move_id >> 5].cells, move_id & 31)
+    def __init__(self, budget: int) -> None:
+        super().__init__(budget, exact=True)
 
 
 def solve(state: State, budget: int) -> tuple[int, Move] | None:
