@@ -66,7 +66,7 @@ def _longest(texts: list[str], n: int, lang: str | None = None) -> list[str]:
 
 
 def long_cards(lang: str, count: int) -> list[dict[str, Any]]:
-    from atelier.content.decks import pictomania_cards
+    from atelier.games.pictomania.decks import pictomania_cards
 
     words = [w for cards in pictomania_cards(lang).values() for c in cards for w in c.words]
     chosen = _longest(words, 7 * count, lang)
@@ -75,7 +75,7 @@ def long_cards(lang: str, count: int) -> list[dict[str, Any]]:
 
 
 def long_incognito(lang: str) -> dict[str, Any]:
-    from atelier.content.decks import incognito_content
+    from atelier.games.incognito.decks import incognito_content
 
     words, locations = incognito_content(lang)
     return {"custom_words": _longest([w.text for w in words], 12),

@@ -8,7 +8,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from atelier.content.decks import WORDS_PER_CARD, incognito_content, pictomania_cards
+from atelier.content.decks import WORDS_PER_CARD
+from atelier.games.incognito.decks import incognito_content
+from atelier.games.pictomania.decks import pictomania_cards
 
 LANGS = ("en", "de", "uk")
 LEVELS = (3, 4)

@@ -12,6 +12,7 @@ import pytest
 from atelier.content.check import check_all, stats
 from atelier.content.cli import main
 from atelier.content.decks import content_root
+from support.content import DECK_GAMES
 
 LANGS = ("en", "de", "uk")
 
@@ -59,7 +60,7 @@ def root(tmp_path: Path) -> Path:
 
 
 def lines(root: Path) -> list[str]:
-    return [p.line() for p in check_all(root)]
+    return [p.line() for p in check_all(root, DECK_GAMES)]
 
 
 def set_cards(root: Path, lang: str, level: int, cards: list[dict[str, Any]]) -> None:
@@ -69,7 +70,7 @@ def set_cards(root: Path, lang: str, level: int, cards: list[dict[str, Any]]) ->
 def test_valid_tree_has_no_problems_and_command_says_ok(root: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     assert lines(root) == []
     assert main(["check", "--root", str(root)]) == 0
-    assert capsys.readouterr().out.startswith("ok: 12 Pictomania cards")
+    assert capsys.readouterr().out.startswith("ok: decks of pictomania 12, incognito ")
 
 
 def test_card_with_six_words_is_reported_with_file_and_id(root: Path, capsys) -> None:  # type: ignore[no-untyped-def]
@@ -252,7 +253,7 @@ def test_strings_broken_template_and_key_in_two_files(root: Path) -> None:
 
 def test_stats_lists_every_language_and_level(root: Path, capsys) -> None:  # type: ignore[no-untyped-def]
     (root / "decks/incognito/uk.json").unlink()
-    counts = stats(root)
+    counts = stats(root, DECK_GAMES)
     assert counts["pictomania"]["uk"] == {"1": 2, "2": 2, "3": 0, "4": 0}
     assert counts["incognito"]["uk"] == {"words": 0, "locations": 0}
     assert counts["incognito"]["en"] == {"words": 2, "locations": 1}
@@ -260,7 +261,7 @@ def test_stats_lists_every_language_and_level(root: Path, capsys) -> None:  # ty
     assert json.loads(capsys.readouterr().out) == counts
     assert main(["stats", "--root", str(root)]) == 0
     table = capsys.readouterr().out
-    assert "level 4" in table and "locations" in table
+    assert "pictomania" in table and "locations" in table
 
 
 def test_file_without_cards_list_is_reported(root: Path) -> None:
@@ -320,7 +321,7 @@ def test_confusable_words_on_two_cards_of_a_level(
     root: Path, lang: str, first: str, second: str
 ) -> None:
     set_cards(root, lang, 1, with_words(1, lang, [first], [second]))
-    found = check_all(root)
+    found = check_all(root, DECK_GAMES)
     assert [p.finding.code for p in found] == ["deck_confusable"]
     assert found[0].finding.params["word"] == first
     assert found[0].finding.params["other"] == second
@@ -358,7 +359,7 @@ def test_confusable_words_on_one_card(root: Path) -> None:
 def test_a_reviewed_pair_is_allowed_and_a_stale_one_reported(root: Path) -> None:
     cards = with_words(1, "en", ["hot dog"], ["hot chocolate"])
     set_cards(root, "en", 1, cards)
-    assert [p.finding.code for p in check_all(root)] == ["deck_confusable"]
+    assert [p.finding.code for p in check_all(root, DECK_GAMES)] == ["deck_confusable"]
     data: dict[str, Any] = {"cards": cards, "confusable_ok": [["Hot chocolate", "hot dog"]]}
     write(root, "decks/pictomania/en/level1.json", data)
     assert lines(root) == []
@@ -369,7 +370,7 @@ def test_a_reviewed_pair_is_allowed_and_a_stale_one_reported(root: Path) -> None
         "card of this level."
     ]
     write(root, "decks/pictomania/en/level1.json", {"cards": cards, "confusable_ok": ["hot dog"]})
-    assert [p.finding.code for p in check_all(root)] == [
+    assert [p.finding.code for p in check_all(root, DECK_GAMES)] == [
         "deck_confusable_ok_bad",
         "deck_confusable",
     ]
@@ -396,7 +397,7 @@ def test_a_listed_pair_on_two_cards_of_a_level_fails_the_check(root: Path, capsy
 def test_a_listed_pair_on_one_card_is_a_near_synonym(root: Path) -> None:
     set_cards(root, "de", 1, with_words(1, "de", ["Suppe", "Eintopf"], []))
     write(root, PAIRS, {"de": [["Suppe", "Eintopf"]]})
-    found = check_all(root)
+    found = check_all(root, DECK_GAMES)
     assert [p.finding.code for p in found] == ["deck_meaning_pair_card"]
     assert found[0].finding.message("de") == (
         "Karte L1-001: „Eintopf“ und „Suppe“ sind ein in decks/meaning_pairs.json eingetragenes "
@@ -414,7 +415,7 @@ def test_a_pair_on_two_levels_or_in_another_language_passes(root: Path) -> None:
 
 def test_a_pairs_file_of_another_shape_is_reported(root: Path) -> None:
     write(root, PAIRS, {"en": [["hoover", "robot vacuum", "mop"]]})
-    assert [p.finding.code for p in check_all(root)] == ["deck_meaning_pairs_bad"]
+    assert [p.finding.code for p in check_all(root, DECK_GAMES)] == ["deck_meaning_pairs_bad"]
     write(root, PAIRS, {"fr": [["aspirateur", "robot"]]})
     assert lines(root) == [
         "decks/meaning_pairs.json: Unknown language “fr”; the languages are en, de, uk."
@@ -434,7 +435,7 @@ def test_the_shipped_pairs_fail_a_shipped_level_that_gets_one(tmp_path: Path) ->
     assert "hoover" in data["cards"][44]["words"] and "robot vacuum" not in words
     words[words.index("e-reader")] = "robot vacuum"
     level.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    assert [p.finding.code for p in check_all(tree)] == ["deck_meaning_pair"]
+    assert [p.finding.code for p in check_all(tree, DECK_GAMES)] == ["deck_meaning_pair"]
 
 
 # --- Incognito glosses ------------------------------------------------------
@@ -452,12 +453,12 @@ def test_every_incognito_word_needs_a_gloss_and_every_gloss_a_word(root: Path) -
         "decks/incognito_glosses.json: The gloss for w003 names no Incognito word.",
     ]
     write(root, GLOSSES, {"w001": "sock", "w002": " "})
-    assert [p.finding.code for p in check_all(root)] == ["incognito_glosses_bad"]
+    assert [p.finding.code for p in check_all(root, DECK_GAMES)] == ["incognito_glosses_bad"]
 
 
 def test_the_shipped_glosses_cover_every_incognito_word() -> None:
     glosses = json.loads((Path(str(content_root())) / GLOSSES).read_text(encoding="utf-8"))
-    assert [p.line() for p in check_all(content_root())] == []
+    assert [p.line() for p in check_all(content_root(), DECK_GAMES)] == []
     assert len(glosses) >= 150
     # the senses the review found drifting: kite / dragon, nail / fingernail
     assert "toy" in glosses["w025"] and "metal" in glosses["w089"]

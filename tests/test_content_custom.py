@@ -299,9 +299,9 @@ def test_custom_card_confusable_within_itself_is_refused_in_the_hosts_language()
 
 
 def test_custom_card_is_checked_against_the_built_in_cards_it_joins() -> None:
-    from atelier.content.decks import pictomania_cards
     from atelier.games.core import JSON
     from atelier.games.pictomania import GAME
+    from atelier.games.pictomania.decks import pictomania_cards
 
     builtin = pictomania_cards("en")[1][0].words
     word = next(w for w in builtin if " " not in w and len(w) >= 4)

@@ -10,6 +10,7 @@ from pathlib import Path
 from atelier.content.check import check_all
 from atelier.content.glossary import avoided, glossary_findings, parse
 from atelier.i18n import LANGUAGES
+from support.content import DECK_GAMES
 
 ROOT = Path(__file__).resolve().parent.parent
 GLOSSARY = json.loads((ROOT / "src/atelier/content/glossary.json").read_text(encoding="utf-8"))
@@ -26,7 +27,7 @@ def test_the_content_check_finds_a_word_the_glossary_avoids(tmp_path: Path) -> N
     (folder / "ui.json").write_text(json.dumps(strings, ensure_ascii=False), encoding="utf-8")
     found = sorted(
         (p.finding.params["name"], p.finding.params["language"], p.finding.params["word"])
-        for p in check_all(tmp_path)
+        for p in check_all(tmp_path, DECK_GAMES)
         if p.finding.code == "strings_glossary"
     )
     assert found == [
@@ -34,7 +35,7 @@ def test_the_content_check_finds_a_word_the_glossary_avoids(tmp_path: Path) -> N
         ("lobby.away", "uk", "не в мережі"),
         ("tv.waiting", "de", "Gastgeber"),
     ]
-    message = next(p.line() for p in check_all(tmp_path) if "Gastgeber" in p.line())
+    message = next(p.line() for p in check_all(tmp_path, DECK_GAMES) if "Gastgeber" in p.line())
     assert message == (
         "strings/ui.json: The key tv.waiting in de says “Gastgeber”; "
         "the glossary’s word for “host” is “Spielleitung”."
@@ -71,7 +72,7 @@ def test_a_word_ending_in_a_space_matches_only_the_whole_word() -> None:
 
 def test_the_shipped_strings_use_the_glossary_words() -> None:
     found = [
-        p.line() for p in check_all(ROOT / "src/atelier/content")
+        p.line() for p in check_all(ROOT / "src/atelier/content", DECK_GAMES)
         if p.finding.code == "strings_glossary"
     ]
     assert found == []

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from atelier.content.decks import pictomania_cards
+from atelier.games.pictomania.decks import pictomania_cards
 from atelier.i18n import LANGUAGES
 
 MIN_CARDS = 50

@@ -11,6 +11,7 @@ from typing import Any
 from atelier.content.check import check_all
 from atelier.content.plurals import counted_word, plural_findings
 from atelier.i18n import catalog, plural_categories, translate
+from support.content import DECK_GAMES
 
 POINTS = {
     "en": {"one": "{count} point", "other": "{count} points"},
@@ -31,7 +32,7 @@ def tree(tmp_path: Path, strings: dict[str, Any]) -> Path:
 def codes(root: Path) -> list[tuple[str, str, str]]:
     return sorted(
         (p.finding.code, str(p.finding.params["name"]), str(p.finding.params["language"]))
-        for p in check_all(root)
+        for p in check_all(root, DECK_GAMES)
         if p.finding.code.startswith("strings_")
     )
 

@@ -438,7 +438,7 @@ def test_replay_from_seed_and_log() -> None:
 
 @pytest.mark.parametrize("language", ["en", "de", "uk"])
 def test_the_built_in_deck_of_each_language_deals_a_full_game(language: str) -> None:
-    from atelier.content.decks import incognito_content
+    from atelier.games.incognito.decks import incognito_content
 
     words, locations = incognito_content(language)
     if not words:

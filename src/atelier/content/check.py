@@ -1,9 +1,10 @@
-"""Checks of all content: Pictomania decks, Incognito words and locations,
-interface strings.
+"""Checks of all content: the interface strings here, each game's decks through
+its own check (a game's ``decks.py`` uses the machinery below: ``Report``,
+``read_json``, the card checks).
 
 The card checks are pure functions over parsed data, shared with custom decks
-(:mod:`atelier.content.custom`). Each problem is a :class:`Finding`: a code
-and its parameters, whose message is ``error.<code>`` in
+(:mod:`atelier.content.custom`) and Pictomania's deck check. Each problem is a
+:class:`Finding`: a code and its parameters, whose message is ``error.<code>`` in
 ``strings/content.json``, so the same problem reads the same in the command's
 output and in a host's browser.
 """
@@ -17,31 +18,21 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from importlib.resources.abc import Traversable
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from atelier.content import glossary, plurals
 from atelier.content.confusable import Entry, pairs
 from atelier.content.decks import (
-    LEVELS,
-    MAX_LOCATION_LENGTH,
     MAX_THEME_LENGTH,
     MAX_WORD_LENGTH,
     WORDS_PER_CARD,
 )
 from atelier.content.findings import Finding
 from atelier.content.meanings import (
-    GLOSSES_FILE,
-    PAIRS_FILE,
     clashes,
-    read_glosses,
-    read_pairs,
 )
 from atelier.content.models import (
-    CARD,
-    ITEM,
     ITEMS,
-    LEVEL_FILE,
-    OBJECT,
     STRINGS_FILE,
     TEXT,
     WORD_PAIRS,
@@ -226,7 +217,7 @@ def duplicate_ids(ids: Iterable[str]) -> list[Finding]:
 
 
 @dataclass
-class _Report:
+class Report:
     problems: list[Problem] = field(default_factory=list)
 
     def add(self, file: str, code: str, **params: Any) -> None:
@@ -236,7 +227,7 @@ class _Report:
         self.problems.extend(Problem(file, f) for f in findings)
 
 
-def _read_json(entry: Traversable, file: str, report: _Report) -> Any:
+def read_json(entry: Traversable, file: str, report: Report) -> Any:
     try:
         return json.loads(entry.read_text(encoding="utf-8"))
     except UnicodeDecodeError:
@@ -246,8 +237,8 @@ def _read_json(entry: Traversable, file: str, report: _Report) -> Any:
     return None
 
 
-def _allowed_pairs(
-    raw: object, words: set[str], file: str, report: _Report
+def allowed_pairs(
+    raw: object, words: set[str], file: str, report: Report
 ) -> list[tuple[str, str]]:
     """A level file's ``confusable_ok``: pairs reviewed and kept on purpose."""
     if raw is None:
@@ -263,8 +254,8 @@ def _allowed_pairs(
     return pairs
 
 
-def _missing_per_language(
-    ids_by_lang: Mapping[str, Sequence[str]], file_of: Mapping[str, str], report: _Report
+def missing_per_language(
+    ids_by_lang: Mapping[str, Sequence[str]], file_of: Mapping[str, str], report: Report
 ) -> None:
     """Every id present in one language must be present in all of them."""
     everywhere: dict[str, None] = {}
@@ -280,7 +271,7 @@ def _missing_per_language(
                 )
 
 
-def _dirs(folder: Traversable) -> list[Traversable]:
+def dirs(folder: Traversable) -> list[Traversable]:
     if not folder.is_dir():
         return []
     # Hidden files (.keep, editor swap files) are not content.
@@ -288,223 +279,18 @@ def _dirs(folder: Traversable) -> list[Traversable]:
     return sorted(visible, key=lambda e: e.name)
 
 
-def _meaning_pairs(root: Traversable, report: _Report) -> dict[str, list[tuple[str, str]]]:
-    """The reviewer's pairs by meaning per language; none if the file is absent."""
-    entry = root / "decks" / PAIRS_FILE
-    file = f"decks/{PAIRS_FILE}"
-    if not entry.is_file():
-        return {}
-    data = _read_json(entry, file, report)
-    if data is None:
-        return {}
-    by_lang = read_pairs(data)
-    if by_lang is None:
-        report.add(file, "deck_meaning_pairs_bad")
-        return {}
-    for lang in by_lang:
-        if lang not in LANGUAGES:
-            report.add(
-                file, "content_unknown_language", language=lang, languages=", ".join(LANGUAGES)
-            )
-    return by_lang
-
-
-def _check_level_file(
-    data: Any,
-    file: str,
-    level: int,
-    report: _Report,
-    lang: str,
-    meaning_pairs: Sequence[tuple[str, str]] = (),
-) -> list[str]:
-    """Checks one level file; returns its card ids in order."""
-    deck = parsed(LEVEL_FILE, data)
-    if deck is None:
-        report.add(file, "deck_bad_shape")
-        return []
-    ids: list[str] = []
-    labelled: list[tuple[object, object]] = []
-    id_pattern = re.compile(rf"L{level}-\d{{3}}")
-    for number, raw in enumerate(deck.cards, 1):
-        card = parsed(CARD, raw)
-        if card is None:
-            report.add(file, "deck_card_not_object", card=number)
-            continue
-        card_id = card.card_id
-        label: object = number
-        if card_id is None:
-            report.add(file, "deck_id_missing", card=number)
-        else:
-            label = card_id
-            ids.append(card_id)
-            if not id_pattern.fullmatch(card_id):
-                report.add(file, "deck_id_level", id=card_id, level=level, example=f"L{level}-001")
-        for key in card.unknown_fields:
-            report.add(file, "deck_unknown_field", card=label, field=key)
-        if "level" in card.model_fields_set and card.level != level:
-            report.add(file, "deck_level_mismatch", card=label, level=card.level, file_level=level)
-        if card.theme is None or card.theme == "":
-            report.add(file, "deck_theme_missing", card=label)
-        report.extend(file, card_findings(label, card.words, card.theme or ""))
-        labelled.append((label, card.words))
-    report.extend(file, duplicate_ids(ids))
-    report.extend(file, repeated_words(labelled))
-    words = {norm(w) for _, ws in labelled for w in texts(ws)}
-    allowed = _allowed_pairs(deck.confusable_ok, words, file, report)
-    report.extend(file, confusable_words(labelled, lang, allowed=allowed))
-    report.extend(file, listed_pairs(labelled, meaning_pairs))
-    return ids
-
-
-def check_pictomania(root: Traversable, report: _Report) -> None:
-    base = "decks/pictomania"
-    ids: dict[int, dict[str, list[str]]] = {level: {} for level in LEVELS}
-    meaning_pairs = _meaning_pairs(root, report)
-    for folder in _dirs(root / "decks" / "pictomania"):
-        lang = folder.name
-        if not folder.is_dir():
-            report.add(f"{base}/{lang}", "content_stray_file")
-            continue
-        if lang not in LANGUAGES:
-            report.add(
-                f"{base}/{lang}",
-                "content_unknown_language",
-                language=lang,
-                languages=", ".join(LANGUAGES),
-            )
-            continue
-        for entry in _dirs(folder):
-            file = f"{base}/{lang}/{entry.name}"
-            match = _LEVEL_FILE.fullmatch(entry.name)
-            if not match or int(match.group(1)) not in LEVELS:
-                report.add(
-                    file, "deck_unknown_level", name=entry.name, low=LEVELS[0], high=LEVELS[-1]
-                )
-                continue
-            level = int(match.group(1))
-            data = _read_json(entry, file, report)
-            found = (
-                []
-                if data is None
-                else _check_level_file(
-                    data, file, level, report, lang, meaning_pairs.get(lang, ())
-                )
-            )
-            ids[level][lang] = found
-    for level, by_lang in ids.items():
-        if not by_lang:
-            continue
-        for lang in LANGUAGES:
-            if lang not in by_lang:
-                report.add(
-                    f"{base}/{lang}/level{level}.json",
-                    "content_file_missing",
-                    others=", ".join(by_lang),
-                )
-        files = {lang: f"{base}/{lang}/level{level}.json" for lang in by_lang}
-        _missing_per_language(by_lang, files, report)
-
-
-def _check_items(data: Any, kind: str, limit: int, file: str, report: _Report) -> list[str]:
-    fields = parsed(OBJECT, data)
-    items = parsed(ITEMS, fields.get(kind)) if fields is not None else None
-    if items is None:
-        report.add(file, "incognito_list_missing", list=kind)
-        return []
-    ids: list[str] = []
-    first: dict[str, str] = {}
-    for number, raw in enumerate(items, 1):
-        item = parsed(ITEM, raw)
-        if item is None:
-            report.add(file, "incognito_item_bad", list=kind, number=number)
-            continue
-        item_id, text = item.id, item.text
-        ids.append(item_id)
-        if not text.strip():
-            report.add(file, "incognito_text_empty", id=item_id)
-        elif text != text.strip():
-            report.add(file, "incognito_text_spaces", id=item_id, text=text)
-        elif len(text) > limit:
-            report.add(file, "incognito_text_too_long", id=item_id, text=text, max=limit)
-        key = norm(text)
-        if key and key in first:
-            report.add(
-                file, "incognito_text_twice", id=item_id, text=text.strip(), other=first[key]
-            )
-        elif key:
-            first[key] = item_id
-    for finding in duplicate_ids(ids):
-        report.add(file, "incognito_id_duplicate", id=finding.params["id"])
-    return ids
-
-
-def check_incognito(root: Traversable, report: _Report) -> None:
-    base = "decks/incognito"
-    ids: dict[str, dict[str, list[str]]] = {"words": {}, "locations": {}}
-    limits = {"words": MAX_WORD_LENGTH, "locations": MAX_LOCATION_LENGTH}
-    for entry in _dirs(root / "decks" / "incognito"):
-        file = f"{base}/{entry.name}"
-        lang = entry.name.removesuffix(".json")
-        if not entry.name.endswith(".json") or lang not in LANGUAGES:
-            report.add(
-                file, "content_unknown_language", language=lang, languages=", ".join(LANGUAGES)
-            )
-            continue
-        data = _read_json(entry, file, report)
-        if data is None:
-            continue
-        for kind, by_lang in ids.items():
-            by_lang[lang] = _check_items(data, kind, limits[kind], file, report)
-    if ids["words"] or ids["locations"]:
-        present = set(ids["words"]) | set(ids["locations"])
-        for lang in LANGUAGES:
-            if lang not in present:
-                report.add(
-                    f"{base}/{lang}.json", "content_file_missing", others=", ".join(sorted(present))
-                )
-    for by_lang in ids.values():
-        _missing_per_language(by_lang, {lang: f"{base}/{lang}.json" for lang in by_lang}, report)
-    _check_glosses(root, ids["words"], report)
-
-
-def _check_glosses(
-    root: Traversable, word_ids: Mapping[str, Sequence[str]], report: _Report
-) -> None:
-    """Every Incognito word id has a gloss naming its object, and every gloss a word."""
-    entry = root / "decks" / GLOSSES_FILE
-    file = f"decks/{GLOSSES_FILE}"
-    if not entry.is_file():
-        return
-    data = _read_json(entry, file, report)
-    if data is None:
-        return
-    glosses = read_glosses(data)
-    if glosses is None:
-        report.add(file, "incognito_glosses_bad")
-        return
-    everywhere: dict[str, None] = {}
-    for ids in word_ids.values():
-        everywhere.update(dict.fromkeys(ids))
-    for word_id in everywhere:
-        if word_id not in glosses:
-            report.add(file, "incognito_gloss_missing", id=word_id)
-    for word_id in glosses:
-        if word_id not in everywhere:
-            report.add(file, "incognito_gloss_stale", id=word_id)
-
-
 def template_fields(text: str) -> set[str]:
     """The ``{fields}`` a ``str.format`` template uses; ValueError if malformed."""
     return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
 
 
-def check_strings(root: Traversable, report: _Report) -> None:
+def check_strings(root: Traversable, report: Report) -> None:
     defined_in: dict[str, str] = {}
-    for entry in _dirs(root / "strings"):
+    for entry in dirs(root / "strings"):
         if not entry.name.endswith(".json"):
             continue
         file = f"strings/{entry.name}"
-        data = _read_json(entry, file, report)
+        data = read_json(entry, file, report)
         if data is None:
             continue
         table = parsed(STRINGS_FILE, data)
@@ -529,7 +315,7 @@ def check_strings(root: Traversable, report: _Report) -> None:
 
 
 def _check_key(
-    data: Mapping[str, Mapping[str, object]], key: str, file: str, report: _Report
+    data: Mapping[str, Mapping[str, object]], key: str, file: str, report: Report
 ) -> None:
     fields: dict[str, set[str]] = {}
     for lang in LANGUAGES:
@@ -552,46 +338,34 @@ def _check_key(
         report.add(file, "strings_fields", name=key, detail=detail)
 
 
-def check_all(root: Traversable) -> list[Problem]:
-    """Every problem in the content folder ``root`` (holding decks/, strings/)."""
-    report = _Report()
-    check_pictomania(root, report)
-    check_incognito(root, report)
+@runtime_checkable
+class DeckGame(Protocol):
+    """A game with decks of its own in the content folder: it checks and counts
+    them (its ``decks.py``), so this module names no game."""
+
+    name: str
+
+    def check_decks(self, root: Traversable, report: Report) -> None:
+        """Adds every problem of the game's decks under ``root`` to ``report``."""
+        ...
+
+    def deck_counts(self, root: Traversable) -> dict[str, dict[str, int]]:
+        """Per language, the size of each part of the game's decks."""
+        ...
+
+
+def check_all(root: Traversable, games: Iterable[object]) -> list[Problem]:
+    """Every problem in the content folder ``root`` (holding decks/, strings/):
+    the interface strings, and each game's decks through its own check
+    (``DeckGame.check_decks``, games/core.py)."""
+    report = Report()
+    for game in games:
+        if isinstance(game, DeckGame):
+            game.check_decks(root, report)
     check_strings(root, report)
     return report.problems
 
 
-# --- counts -------------------------------------------------------------------
-
-
-def _count(entry: Traversable, key: str) -> int:
-    if not entry.is_file():
-        return 0
-    try:
-        data = json.loads(entry.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        return 0
-    fields = parsed(OBJECT, data)
-    items = parsed(ITEMS, fields.get(key)) if fields is not None else None
-    return len(items) if items is not None else 0
-
-
-def stats(root: Traversable) -> dict[str, dict[str, dict[str, int]]]:
-    """Cards per level and Incognito words/locations, for every language."""
-    decks = root / "decks"
-    return {
-        "pictomania": {
-            lang: {
-                str(level): _count(decks / "pictomania" / lang / f"level{level}.json", "cards")
-                for level in LEVELS
-            }
-            for lang in LANGUAGES
-        },
-        "incognito": {
-            lang: {
-                kind: _count(decks / "incognito" / f"{lang}.json", kind)
-                for kind in ("words", "locations")
-            }
-            for lang in LANGUAGES
-        },
-    }
+def stats(root: Traversable, games: Iterable[object]) -> dict[str, dict[str, dict[str, int]]]:
+    """Each game's deck sizes per language (``DeckGame.deck_counts``)."""
+    return {game.name: game.deck_counts(root) for game in games if isinstance(game, DeckGame)}

@@ -17,8 +17,9 @@ from pathlib import Path
 
 from atelier.content.check import check_all, stats
 from atelier.content.custom import Format, deck_summary, export_deck, parse_deck
-from atelier.content.decks import LEVELS, content_root
+from atelier.content.decks import content_root
 from atelier.errors import RuleError
+from atelier.games.registry import game_names, get_game
 from atelier.i18n import LANGUAGES
 
 
@@ -26,35 +27,35 @@ def _root(folder: str | None) -> Traversable:
     return Path(folder) if folder else content_root()
 
 
+def _games() -> list[object]:
+    """Every registered game: each checks and counts its own decks."""
+    return [get_game(name) for name in game_names()]
+
+
 def _check(root: Traversable) -> int:
-    problems = check_all(root)
+    problems = check_all(root, _games())
     for problem in problems:
         print(problem.line())
     if problems:
         print(f"{len(problems)} problem(s)", file=sys.stderr)
         return 1
-    counts = stats(root)
-    cards = sum(sum(levels.values()) for levels in counts["pictomania"].values())
-    items = sum(sum(kinds.values()) for kinds in counts["incognito"].values())
-    print(
-        f"ok: {cards} Pictomania cards, {items} Incognito words and locations, "
-        f"strings complete in {', '.join(LANGUAGES)}"
-    )
+    totals = [f"{game} {sum(sum(parts.values()) for parts in by_lang.values())}"
+              for game, by_lang in stats(root, _games()).items()]
+    print(f"ok: decks of {', '.join(totals)} (items, all languages); "
+          f"strings complete in {', '.join(LANGUAGES)}")
     return 0
 
 
 def _stats(root: Traversable, as_json: bool) -> int:
-    counts = stats(root)
+    counts = stats(root, _games())
     if as_json:
         print(json.dumps(counts, ensure_ascii=False))
         return 0
-    levels = [str(level) for level in LEVELS]
-    print(f"{'pictomania':<12}" + "".join(f"{'level ' + lv:>9}" for lv in levels))
-    for lang, per_level in counts["pictomania"].items():
-        print(f"  {lang:<10}" + "".join(f"{per_level[lv]:>9}" for lv in levels))
-    print(f"{'incognito':<12}{'words':>9}{'locations':>11}")
-    for lang, kinds in counts["incognito"].items():
-        print(f"  {lang:<10}{kinds['words']:>9}{kinds['locations']:>11}")
+    for game, by_lang in counts.items():
+        parts = list(next(iter(by_lang.values()), {}))
+        print(f"{game:<12}" + "".join(f"{part:>11}" for part in parts))
+        for lang, sizes in by_lang.items():
+            print(f"  {lang:<10}" + "".join(f"{sizes[part]:>11}" for part in parts))
     return 0
 
 

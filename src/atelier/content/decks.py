@@ -1,19 +1,12 @@
-"""Word decks, read from ``content/decks/`` (a game registered with a ``decks/``
-folder beside its rules reads its own: ``deck_folder``).
-
-Layout (every language has the same ids):
-
-- ``decks/pictomania/<lang>/level<N>.json``: ``{"cards": [{"id": "L1-001",
-  "theme": "...", "words": [7 strings]}]}``; N is 1 (easiest) to 4 (hardest).
-- ``decks/incognito/<lang>.json``: ``{"words": [{"id": "w001", "text": "..."}],
-  "locations": [{"id": "l001", "text": "..."}]}``.
+"""Where word decks are (``content/decks/<game>/``, or a ``decks/`` folder
+beside a registered game's rules: ``deck_folder``) and what they are made of:
+cards of words by level, and items (a word or a location). Each game reads and
+checks its own decks (games/pictomania/decks.py, games/incognito/decks.py).
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
-from functools import cache
 from importlib import resources
 from importlib.resources.abc import Traversable
 
@@ -63,29 +56,3 @@ def add_decks(game: str, folder: Traversable) -> None:
 def deck_folder(game: str) -> Traversable:
     """Where ``game``'s decks are: its own ``decks/`` folder, else ``decks/<game>/``."""
     return _game_folders.get(game) or _root() / game
-
-
-@cache
-def pictomania_cards(lang: str) -> dict[int, tuple[Card, ...]]:
-    """The built-in cards of one language by level; levels without a file are empty."""
-    result: dict[int, tuple[Card, ...]] = {}
-    for level in LEVELS:
-        path = deck_folder("pictomania") / lang / f"level{level}.json"
-        cards: list[Card] = []
-        if path.is_file():
-            for raw in json.loads(path.read_text(encoding="utf-8"))["cards"]:
-                cards.append(Card(raw["id"], level, tuple(raw["words"]), raw.get("theme", "")))
-        result[level] = tuple(cards)
-    return result
-
-
-@cache
-def incognito_content(lang: str) -> tuple[tuple[Item, ...], tuple[Item, ...]]:
-    """(secret words, locations) of one language; empty if the file is missing."""
-    path = deck_folder("incognito") / f"{lang}.json"
-    if not path.is_file():
-        return (), ()
-    data = json.loads(path.read_text(encoding="utf-8"))
-    words = tuple(Item(w["id"], w["text"]) for w in data["words"])
-    locations = tuple(Item(x["id"], x["text"]) for x in data["locations"])
-    return words, locations

@@ -8,13 +8,8 @@ so it cannot see these. A reviewer keeps them per language in
 ``decks/meaning_pairs.json`` (see docs/decks.md); a level that holds both
 entries of a pair, on one card or on two, fails the deck check. A pair
 names entries as they are written on cards; case and spacing are ignored.
-
-**Glosses**: an Incognito word id is one object in every language, but its
-texts are chosen per language, and a word with two senses (Drachen: kite or
-dragon) drifts to the other one in translation. ``decks/incognito_glosses.json``
-names each id's object in English, unambiguously ("kite (toy flown on a
-string)"); the check makes sure every word id has one, so a reviewer reads
-each language against the gloss rather than against another translation.
+(Incognito's glosses, the same kind of note for its words, are its own:
+games/incognito/decks.py.)
 """
 
 from __future__ import annotations
@@ -26,10 +21,6 @@ from pydantic import RootModel, StrictStr, ValidationError
 
 PAIRS_FILE = "meaning_pairs.json"
 """Where the pairs live, under ``decks/``."""
-GLOSSES_FILE = "incognito_glosses.json"
-"""Where the Incognito glosses live, under ``decks/``."""
-
-
 class _PairsFile(RootModel[dict[str, list[tuple[StrictStr, StrictStr]]]]):
     """``{"en": [["hoover", "robot vacuum"], ...], "de": [...], ...}``."""
 
@@ -40,19 +31,6 @@ def read_pairs(data: object) -> dict[str, list[tuple[str, str]]] | None:
         return _PairsFile.model_validate(data).root
     except ValidationError:
         return None
-
-
-class _GlossesFile(RootModel[dict[str, StrictStr]]):
-    """``{"w001": "sock", "w025": "kite (toy flown on a string)", ...}``."""
-
-
-def read_glosses(data: object) -> dict[str, str] | None:
-    """Each word id's gloss, or None if ``data`` has another shape."""
-    try:
-        glosses = _GlossesFile.model_validate(data).root
-    except ValidationError:
-        return None
-    return glosses if all(text.strip() for text in glosses.values()) else None
 
 
 def _key(text: str) -> str:

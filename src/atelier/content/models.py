@@ -67,18 +67,10 @@ class LevelFile(BaseModel):
     confusable_ok: JsonValue = None
 
 
-class IncognitoItem(BaseModel):
-    """A secret word or a location: ``{"id": "w001", "text": "sock"}``."""
-
-    id: Annotated[StrictStr, Field(min_length=1)]
-    text: StrictStr
-
-
 _ID: TypeAdapter[str] = TypeAdapter(Annotated[StrictStr, Field(min_length=1)])
 TEXT: TypeAdapter[str] = TypeAdapter(StrictStr)
 CARD: TypeAdapter[RawCard] = TypeAdapter(RawCard)
 LEVEL_FILE: TypeAdapter[LevelFile] = TypeAdapter(LevelFile)
-ITEM: TypeAdapter[IncognitoItem] = TypeAdapter(IncognitoItem)
 ITEMS: TypeAdapter[list[Any]] = TypeAdapter(Annotated[list[Any], Strict()])
 """A list as JSON has it (a tuple or a set is not one)."""
 WORD_PAIRS: TypeAdapter[list[tuple[str, str]]] = TypeAdapter(list[tuple[StrictStr, StrictStr]])

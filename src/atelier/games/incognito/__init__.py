@@ -4,10 +4,12 @@ find it but not all (docs/incognito.md, with its Rulings)."""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from importlib.resources.abc import Traversable
 
+from atelier.content.check import Report
 from atelier.games.actions import Action
 from atelier.games.core import JSON
-from atelier.games.incognito import engine, legal
+from atelier.games.incognito import decks, engine, legal
 from atelier.games.incognito.actions import ACTIONS
 from atelier.games.incognito.engine import DRAWING, State
 from atelier.games.incognito.settings import (
@@ -41,6 +43,12 @@ class Incognito(PartyGame[State]):
     def new_avoiding(self, settings: Mapping[str, JSON], seats: Sequence[str], seed: int,
                      dealt: Sequence[str]) -> State:
         return engine.new(settings, seats, seed, dealt)
+
+    def check_decks(self, root: Traversable, report: Report) -> None:
+        decks.check_decks(root, report)
+
+    def deck_counts(self, root: Traversable) -> dict[str, dict[str, int]]:
+        return decks.deck_counts(root)
 
     def apply(self, state: State, seat: int, action: Action, now: float) -> State:
         return engine.apply(state, seat, action, now)

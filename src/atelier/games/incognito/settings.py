@@ -7,9 +7,9 @@ from typing import Annotated, Any
 
 from pydantic import Field
 
-from atelier.content.decks import incognito_content
 from atelier.errors import RuleError, require
 from atelier.games.core import JSON
+from atelier.games.incognito.decks import incognito_content
 from atelier.games.settings import Language, SettingsModel, checked, defaults
 from atelier.jsoncheck import as_int, as_list, as_strs
 

@@ -6,11 +6,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from importlib.resources.abc import Traversable
 
+from atelier.content.check import Report
 from atelier.games.actions import Action
 from atelier.games.core import JSON
 from atelier.games.party import PartyGame
-from atelier.games.pictomania import engine, legal, view
+from atelier.games.pictomania import decks, engine, legal, view
 from atelier.games.pictomania.actions import ACTIONS, Guess, Ready
 from atelier.games.pictomania.settings import (
     Settings,
@@ -52,6 +54,12 @@ class Pictomania(PartyGame[State]):
 
     def cards_needed(self, settings: Mapping[str, JSON]) -> int:
         return as_int(settings["rounds"]) * cards_per_round(settings)
+
+    def check_decks(self, root: Traversable, report: Report) -> None:
+        decks.check_decks(root, report)
+
+    def deck_counts(self, root: Traversable) -> dict[str, dict[str, int]]:
+        return decks.deck_counts(root)
 
     def apply(self, state: State, seat: int, action: Action, now: float) -> State:
         return engine.apply(state, seat, action, now)

@@ -8,9 +8,10 @@ from typing import Annotated, Any, Literal, NoReturn
 from pydantic import Field
 
 from atelier.content.custom import cards_from_settings, check_confusables
-from atelier.content.decks import LEVELS, WORDS_PER_CARD, Card, pictomania_cards
+from atelier.content.decks import LEVELS, WORDS_PER_CARD, Card
 from atelier.errors import RuleError
 from atelier.games.core import JSON
+from atelier.games.pictomania.decks import pictomania_cards
 from atelier.games.pictomania.tokens import Edition
 from atelier.games.settings import Language, SettingsModel, checked, defaults
 from atelier.jsoncheck import as_int, as_ints, as_list, as_object, as_str, as_strs, is_int
