@@ -180,6 +180,8 @@ def test_the_review_opens_from_game_over_and_at_once_the_second_time(
     assert marked.count() == 1 and marked.get_attribute("data-ply") == str(hinted_ply)
     turning = phone.locator(f"{tid('piet-review-move')}.turning").count()
     assert phone.locator(f"{tid('piet-review-chart')} .piet-chart-turn").count() >= turning - 1
+    chart_reads_without_a_screen_reader(phone, turning)
+    played_ring_shows_on_a_piece(phone)
     # "show the best move here": the position before that move, the best move ringed
     last = phone.locator(tid("piet-review-move")).nth(total - 1)
     last.locator("button").click()
@@ -201,6 +203,71 @@ def test_the_review_opens_from_game_over_and_at_once_the_second_time(
     phone.goto(f"{module_server.http}/r/{code}?review")
     phone.wait_for_selector(f"{tid('piet-review')}[data-ready='1']")
     assert len(again.json()["plies"]) == total
+
+
+def chart_reads_without_a_screen_reader(page: Any, turning: int) -> None:
+    """A scale with numbers, the axes, a caption and a legend on the screen;
+    each turning point a button of at least 24 px that shows its move."""
+    chart = tid("piet-review-chart")
+    assert page.locator(f"{chart} .piet-chart-axis").count() == 2
+    scale = page.locator(f"{chart} text.piet-chart-scale").all_text_contents()
+    assert "0" in scale and any(x.startswith("+") for x in scale), scale
+    assert any(x.startswith("-") for x in scale) and "1" in scale, scale
+    assert page.locator(f"{chart} .piet-chart-caption").is_visible()
+    legend = page.locator(tid("piet-review-legend"))
+    assert legend.is_visible() and legend.locator("li").count() == 3
+    for li in legend.locator("li").all():
+        b = li.bounding_box()
+        assert b is not None and b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"]
+    targets = page.locator(tid("piet-chart-turn"))
+    assert targets.count() == turning
+    for k in range(targets.count()):
+        b = targets.nth(k).bounding_box()
+        assert b is not None and b["width"] >= 24 and b["height"] >= 24, b
+    # a tap on the chart shows the move nearest it: the first, at the left end
+    svg = box_of(page, f"{chart} svg")
+    page.mouse.click(svg["x"] + svg["width"] * 31 / 320, svg["y"] + svg["height"] / 2)
+    assert page.locator(f"{tid('piet-review-move')}.here").get_attribute("data-ply") == "0"
+    if turning:
+        last = targets.nth(turning - 1)
+        last.click()
+        ply = page.locator(f"{tid('piet-review-move')}.here").get_attribute("data-ply")
+        assert page.locator(f"{tid('piet-review-move')}.turning[data-ply='{ply}']").count() == 1
+        assert page.locator(tid("piet-chart-turn")).nth(turning - 1).get_attribute(
+            "aria-pressed") == "true"
+
+
+def box_of(page: Any, selector: str) -> dict[str, float]:
+    found: dict[str, float] | None = page.locator(selector).first.bounding_box()
+    assert found is not None, selector
+    return found
+
+
+def changed_pixels(before: bytes, after: bytes) -> int:
+    from io import BytesIO
+
+    from PIL import Image, ImageChops
+
+    a = Image.open(BytesIO(before)).convert("RGB")
+    b = Image.open(BytesIO(after)).convert("RGB")
+    diff = ImageChops.difference(a, b).convert("L")
+    return sum(diff.point(lambda v: 255 if v > 40 else 0).histogram()[255:])
+
+
+def played_ring_shows_on_a_piece(page: Any) -> None:
+    """The played move's ring on a palette cell that holds a piece: drawn
+    above the piece, so it changes the cell's pixels (it once changed 4)."""
+    painted = page.locator(tid("piet-review-move")).filter(has_text=">")
+    painted.first.locator("button").click()
+    cell = page.locator(f"{tid('piet-review-palette')} .piet-cell.played").first
+    with_ring = cell.screenshot()
+    cell.evaluate("(el) => el.classList.remove('played')")
+    without = cell.screenshot()
+    cell.evaluate("(el) => el.classList.add('played')")
+    box = cell.bounding_box()
+    assert box is not None
+    # a 3 px ring round the cell at a device scale of 2: well over a thousand pixels
+    assert changed_pixels(with_ring, without) > 4 * (box["width"] * 2) * 3, box
 
 
 READY = """() => {
@@ -225,23 +292,17 @@ def until_moved(page: Any, before: str) -> None:
         "(n) => document.querySelector('[data-testid=piet]')?.dataset.moves !== n", arg=before)
 
 
-def box(page: Any, selector: str) -> dict[str, float]:
-    found: dict[str, float] | None = page.locator(selector).first.bounding_box()
-    assert found is not None, selector
-    return found
-
-
 def in_view(page: Any, selector: str, above: float | None = None) -> None:
     """The element is on the screen without scrolling (and above ``above``,
     the top of the guide's sheet, when given)."""
-    b = box(page, selector)
+    b = box_of(page, selector)
     bottom = PHONE["height"] if above is None else above
     assert b["y"] >= 0 and b["y"] + b["height"] <= bottom + 0.5, (selector, b, bottom)
 
 
 def tap(page: Any, selector: str) -> None:
     """A tap on something the guide asks for: it is in view above the sheet."""
-    in_view(page, selector, above=box(page, tid("piet-coach"))["y"])
+    in_view(page, selector, above=box_of(page, tid("piet-coach"))["y"])
     page.locator(selector).first.click()
 
 
@@ -316,7 +377,7 @@ def test_the_guided_first_game_teaches_step_by_step(module_server: ServerProcess
     page.click(tid("piet-tutorial-start"))
     # the guided game's room says what to do first, before its code and link
     page.wait_for_selector(tid("piet-tutorial-lobby"))
-    assert box(page, tid("piet-tutorial-lobby"))["y"] < box(page, tid("room-code"))["y"]
+    assert box_of(page, tid("piet-tutorial-lobby"))["y"] < box_of(page, tid("room-code"))["y"]
     page.fill(tid("join-name"), "Ann")
     page.click(tid("join-submit"))
     page.click(tid("start-game"))

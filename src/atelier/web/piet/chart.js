@@ -1,7 +1,7 @@
 // The review's chart: the expected final margin (player 1 minus player 2)
 // after every move, as an SVG line over a labelled scale, with a legend a
-// sighted player can read and the turning points as buttons laid over it (big
-// enough to tap, and reachable from the keyboard). No library.
+// sighted player can read; a tap on it shows the nearest move, and each
+// turning point has a button below it. No library.
 
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
@@ -70,9 +70,18 @@ export function marginChart(plies, { label, names, selected = null, onPick = nul
       }),
     );
   });
-  // the turning points as buttons over their dots, placed in percent so they
-  // follow the chart's width
-  const targets = plies
+  // Tapping the chart shows the move nearest the tap; the turning points are
+  // also buttons of their own below it (dots a few pixels apart cannot each
+  // be a 24 px target), reachable from the keyboard.
+  const box = h("div", { class: "piet-chart-box", testid: "piet-chart-box" }, svg);
+  box.addEventListener("click", (event) => {
+    const rect = svg.getBoundingClientRect();
+    if (!onPick || !rect.width || plies.length === 0) return;
+    const vx = ((event.clientX - rect.left) / rect.width) * W;
+    const span = plies.length <= 1 ? 1 : (W - LEFT - RIGHT) / (plies.length - 1);
+    onPick(Math.min(plies.length - 1, Math.max(0, Math.round((vx - LEFT) / span))));
+  });
+  const turns = plies
     .map((p, i) =>
       p.turning
         ? h(
@@ -83,10 +92,9 @@ export function marginChart(plies, { label, names, selected = null, onPick = nul
               testid: "piet-chart-turn",
               "aria-label": t("learn.review.turn_at", { n: i + 1 }),
               "aria-pressed": String(i === selected),
-              style: { left: `${(x(i) / W) * 100}%`, top: `${(y(values[i]) / H) * 100}%` },
               onclick: () => onPick?.(i),
             },
-            "",
+            String(i + 1),
           )
         : null,
     )
@@ -107,7 +115,8 @@ export function marginChart(plies, { label, names, selected = null, onPick = nul
     "figure",
     { class: "piet-chart-figure", testid: "piet-review-chart", role: "group", "aria-label": label },
     h("p", { class: "piet-chart-caption" }, t("learn.review.axis", { a: names[0], b: names[1] })),
-    h("div", { class: "piet-chart-box" }, svg, targets),
+    box,
+    turns.length ? h("div", { class: "piet-chart-turns" }, h("span", {}, t("learn.review.turns")), turns) : null,
     legend,
   );
 }
