@@ -80,6 +80,9 @@ def test_a_hint_shows_the_hard_computers_move_on_the_board(module_server: Server
     board = read_record(game["record"]).final
     assert shown == format_move(choose_move(board, "hard", seed_of(game["record"]), HINT_BUDGET))
     assert mine in phone.inner_text(tid("piet-hint-against"))
+    # the two moves were valued on the same games, with a verdict the page words
+    verdict = phone.get_attribute(tid("piet-hint-against"), "data-verdict")
+    assert verdict in ("same", "worse", "equal", "better"), verdict
     hinted = phone.locator(f"{tid('piet-palette')} .piet-cell.hinted")
     assert hinted.count() == len(shown.split(">")[0]) // 2
     assert phone.locator(f"{tid('piet-canvas-0')} .piet-cell.hinted").count() == hinted.count()
@@ -335,6 +338,7 @@ def follow_the_guide(page: Any, srv: ServerProcess, code: str) -> dict[str, Any]
         if page.locator(tid("piet-coach-next")).count():
             in_view(page, tid("piet-coach-next"))
             if step == "points":
+                assert axe_problems(page) == []  # the sheet over the board, too
                 view = server_view(srv, code)
                 mine = [m for m in view["moves"] if m["seat"] == 0 and ">" in m["move"]]
                 out["chain"] = mine[-1]
