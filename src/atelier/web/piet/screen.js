@@ -83,6 +83,7 @@ export class PietScreen {
 
   destroy() {
     this.unlisten?.();
+    this.coach?.destroy();
   }
 
   // --- who is who ------------------------------------------------------------

@@ -307,6 +307,13 @@ export class Coach {
     document.documentElement.style.scrollPaddingBottom = `${height}px`;
   }
 
+  // The page is left: the room kept for the sheet goes with it.
+  destroy() {
+    this.sized.disconnect();
+    document.documentElement.style.removeProperty("--coach-h");
+    document.documentElement.style.scrollPaddingBottom = "";
+  }
+
   keepInView() {
     const what = this.active ? this.step.show : null;
     const part = what ? shownPart(this.screen, what) : null;
