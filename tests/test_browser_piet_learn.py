@@ -80,6 +80,9 @@ def test_a_hint_shows_the_hard_computers_move_on_the_board(module_server: Server
     board = read_record(game["record"]).final
     assert shown == format_move(choose_move(board, "hard", seed_of(game["record"]), HINT_BUDGET))
     assert mine in phone.inner_text(tid("piet-hint-against"))
+    # the two moves were valued on the same games, with a verdict the page words
+    verdict = phone.get_attribute(tid("piet-hint-against"), "data-verdict")
+    assert verdict in ("same", "worse", "equal", "better"), verdict
     hinted = phone.locator(f"{tid('piet-palette')} .piet-cell.hinted")
     assert hinted.count() == len(shown.split(">")[0]) // 2
     assert phone.locator(f"{tid('piet-canvas-0')} .piet-cell.hinted").count() == hinted.count()
@@ -180,6 +183,8 @@ def test_the_review_opens_from_game_over_and_at_once_the_second_time(
     assert marked.count() == 1 and marked.get_attribute("data-ply") == str(hinted_ply)
     turning = phone.locator(f"{tid('piet-review-move')}.turning").count()
     assert phone.locator(f"{tid('piet-review-chart')} .piet-chart-turn").count() >= turning - 1
+    chart_reads_without_a_screen_reader(phone, turning)
+    played_ring_shows_on_a_piece(phone)
     # "show the best move here": the position before that move, the best move ringed
     last = phone.locator(tid("piet-review-move")).nth(total - 1)
     last.locator("button").click()
@@ -203,14 +208,82 @@ def test_the_review_opens_from_game_over_and_at_once_the_second_time(
     assert len(again.json()["plies"]) == total
 
 
+def chart_reads_without_a_screen_reader(page: Any, turning: int) -> None:
+    """A scale with numbers, the axes, a caption and a legend on the screen;
+    each turning point a button of at least 24 px that shows its move."""
+    chart = tid("piet-review-chart")
+    assert page.locator(f"{chart} .piet-chart-axis").count() == 2
+    scale = page.locator(f"{chart} text.piet-chart-scale").all_text_contents()
+    assert "0" in scale and any(x.startswith("+") for x in scale), scale
+    assert any(x.startswith("-") for x in scale) and "1" in scale, scale
+    assert page.locator(f"{chart} .piet-chart-caption").is_visible()
+    legend = page.locator(tid("piet-review-legend"))
+    assert legend.is_visible() and legend.locator("li").count() == 3
+    for li in legend.locator("li").all():
+        b = li.bounding_box()
+        assert b is not None and b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"]
+    targets = page.locator(tid("piet-chart-turn"))
+    assert targets.count() == turning
+    for k in range(targets.count()):
+        b = targets.nth(k).bounding_box()
+        assert b is not None and b["width"] >= 24 and b["height"] >= 24, b
+    # a tap on the chart shows the move nearest it: the first, at the left end
+    svg = box_of(page, f"{chart} svg")
+    page.mouse.click(svg["x"] + svg["width"] * 31 / 320, svg["y"] + svg["height"] / 2)
+    assert page.locator(f"{tid('piet-review-move')}.here").get_attribute("data-ply") == "0"
+    if turning:
+        last = targets.nth(turning - 1)
+        last.click()
+        ply = page.locator(f"{tid('piet-review-move')}.here").get_attribute("data-ply")
+        assert page.locator(f"{tid('piet-review-move')}.turning[data-ply='{ply}']").count() == 1
+        assert page.locator(tid("piet-chart-turn")).nth(turning - 1).get_attribute(
+            "aria-pressed") == "true"
+
+
+def box_of(page: Any, selector: str) -> dict[str, float]:
+    found: dict[str, float] | None = page.locator(selector).first.bounding_box()
+    assert found is not None, selector
+    return found
+
+
+def changed_pixels(before: bytes, after: bytes) -> int:
+    from io import BytesIO
+
+    from PIL import Image, ImageChops
+
+    a = Image.open(BytesIO(before)).convert("RGB")
+    b = Image.open(BytesIO(after)).convert("RGB")
+    diff = ImageChops.difference(a, b).convert("L")
+    return sum(diff.point(lambda v: 255 if v > 40 else 0).histogram()[255:])
+
+
+def played_ring_shows_on_a_piece(page: Any) -> None:
+    """The played move's ring on a palette cell that holds a piece: drawn
+    above the piece, so it changes the cell's pixels (it once changed 4)."""
+    painted = page.locator(tid("piet-review-move")).filter(has_text=">")
+    painted.first.locator("button").click()
+    cell = page.locator(f"{tid('piet-review-palette')} .piet-cell.played").first
+    with_ring = cell.screenshot()
+    cell.evaluate("(el) => el.classList.remove('played')")
+    without = cell.screenshot()
+    cell.evaluate("(el) => el.classList.add('played')")
+    box = cell.bounding_box()
+    assert box is not None
+    # a 3 px ring round the cell at a device scale of 2: well over a thousand pixels
+    assert changed_pixels(with_ring, without) > 4 * (box["width"] * 2) * 3, box
+
+
 READY = """() => {
     const coach = document.querySelector('[data-testid=piet-coach]');
     const m = document.querySelector('[data-testid=piet]');
     if (!coach || !m) return false;
     if (coach.hidden || document.querySelector('[data-testid=piet-coach-next]')) return true;
-    const doing = ['pick', 'place', 'confirm', 'empty', 'fill'];
+    const doing = ['pick', 'place', 'confirm', 'chain', 'empty', 'fill'];
     return m.dataset.actor === '0' && doing.includes(coach.dataset.step);
 }"""
+
+STEPS = ["palette", "pick", "place", "confirm", "computer", "chain", "points", "empty", "fill",
+         "order", "masters", "end"]
 
 
 def moves_now(page: Any) -> str:
@@ -222,68 +295,133 @@ def until_moved(page: Any, before: str) -> None:
         "(n) => document.querySelector('[data-testid=piet]')?.dataset.moves !== n", arg=before)
 
 
-def follow_the_guide(page: Any) -> tuple[list[str], int]:
-    """Does what each step says, by the rings it shows: the steps seen, and the
-    moves the player made."""
+def in_view(page: Any, selector: str, above: float | None = None) -> None:
+    """The element is on the screen without scrolling (and above ``above``,
+    the top of the guide's sheet, when given)."""
+    b = box_of(page, selector)
+    bottom = PHONE["height"] if above is None else above
+    assert b["y"] >= 0 and b["y"] + b["height"] <= bottom + 0.5, (selector, b, bottom)
+
+
+def tap(page: Any, selector: str) -> None:
+    """A tap on something the guide asks for: it is in view above the sheet."""
+    in_view(page, selector, above=box_of(page, tid("piet-coach"))["y"])
+    page.locator(selector).first.click()
+
+
+def follow_the_guide(page: Any, srv: ServerProcess, code: str) -> dict[str, Any]:
+    """Does what each step says, by the rings it shows, checking on the way
+    that the guide's sentence and buttons are in view and its counter counts
+    one by one: what it saw."""
     seen: list[str] = []
-    played = 0
+    counts: list[int] = []
+    out: dict[str, Any] = {"steps": seen, "played": 0}
+    ringed = f"{tid('piet-palette')} .piet-cell.coach"
+    target = f"{tid('piet-canvas-0')} .piet-cell.coach"
     while True:
         page.wait_for_function(READY)
         coach = page.locator(tid("piet-coach"))
         if coach.is_hidden():
-            return seen, played
+            return out
         step = coach.get_attribute("data-step") or ""
+        count = int(coach.get_attribute("data-index") or "0")
         if not seen or seen[-1] != step:
             seen.append(step)
-        ringed = f"{tid('piet-palette')} .piet-cell.coach"
-        target = f"{tid('piet-canvas-0')} .piet-cell.coach"
+            counts.append(count)
+            assert count == len(seen), (count, seen)  # the counter never jumps
+            assert page.inner_text(tid("piet-coach-count")).count(str(count)) >= 1
+            lang = page.evaluate("document.documentElement.lang")
+            page.screenshot(path=str(ARTIFACTS / f"piet-guide-{lang}-{count:02}-{step}.png"))
+        # the sentence and its buttons are on the screen, wherever the page is
+        in_view(page, tid("piet-coach-text"))
+        in_view(page, tid("piet-coach-leave"))
         if page.locator(tid("piet-coach-next")).count():
+            in_view(page, tid("piet-coach-next"))
+            if step == "points":
+                assert axe_problems(page) == []  # the sheet over the board, too
+                view = server_view(srv, code)
+                mine = [m for m in view["moves"] if m["seat"] == 0 and ">" in m["move"]]
+                out["chain"] = mine[-1]
+                assert page.locator(target).count() >= 2  # the cells that scored
             page.click(tid("piet-coach-next"))
         elif step == "fill":
             before = moves_now(page)
-            page.click(f"{tid('piet-actions')} .piet-colour:not([disabled])")
-            page.click(f"{ringed} >> nth=0")
+            tap(page, f"{tid('piet-actions')} .piet-colour:not([disabled])")
+            tap(page, ringed)
             until_moved(page, before)
-            played += 1
-        elif step == "confirm" or page.locator(tid("piet-place")).count():
+            out["played"] += 1
+        elif page.locator(tid("piet-place")).count():
             before = moves_now(page)
-            page.click(tid("piet-place"))
+            picked = page.locator(f"{tid('piet-palette')} .piet-cell.selected").count()
+            out.setdefault("pieces", []).append((step, picked))
+            tap(page, tid("piet-place"))
             until_moved(page, before)
-            played += 1
+            out["played"] += 1
         elif page.locator(target).count():
-            page.click(f"{target} >> nth=0")
+            # every ringed cell works: take the last one
+            rings = page.locator(target).count()
+            out.setdefault("rings", []).append(rings)
+            tap(page, f"{target} >> nth={rings - 1}")
+            page.wait_for_selector(tid("piet-pending"))
         else:
-            page.click(f"{ringed} >> nth=0")
+            tap(page, ringed)
 
 
 @pytest.mark.parametrize(("locale", "lang"), [("en-GB", "en"), ("de-DE", "de"), ("uk-UA", "uk")])
-def test_the_guided_first_game_completes(module_server: ServerProcess, browser: Any,
-                                         locale: str, lang: str) -> None:
+def test_the_guided_first_game_teaches_step_by_step(module_server: ServerProcess, browser: Any,
+                                                    locale: str, lang: str) -> None:
     context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
                                   has_touch=True, locale=locale)
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    ARTIFACTS.mkdir(exist_ok=True)
     page.goto(module_server.http)
     page.click(tid("piet-tutorial-start"))
+    # the guided game's room says what to do first, before its code and link
+    page.wait_for_selector(tid("piet-tutorial-lobby"))
+    assert box_of(page, tid("piet-tutorial-lobby"))["y"] < box_of(page, tid("room-code"))["y"]
     page.fill(tid("join-name"), "Ann")
     page.click(tid("join-submit"))
-    page.wait_for_selector(tid("piet-tutorial-lobby"))
     page.click(tid("start-game"))
     page.wait_for_selector(f"{tid('piet-coach')}[data-step=palette]")
+    code = page.url.rstrip("/").split("/")[-1]
     assert page.evaluate("document.documentElement.lang") == lang
     no_wider_than_the_phone(page)
     assert axe_problems(page) == []
-    steps, played = follow_the_guide(page)
-    # every step shown, in order (the computer's may pass unseen: it moved already)
-    assert [s for s in steps if s != "computer"] == [
-        "palette", "pick", "place", "confirm", "points", "empty", "fill", "order", "masters",
-        "end"], steps
+    # the computer's caption is the whole translated template, and the name's
+    # last letter stays on one line with what follows it ("’s canvas")
+    template = catalog()[lang]["pietui.canvas_of"]
+    assert isinstance(template, str)
+    name = page.inner_text(f"{tid('piet-player-1')} .piet-name-text")
+    caption = page.locator(f"{tid('piet-caption-1')} .piet-caption-text")
+    assert caption.inner_text() == template.replace("{name}", name)
+    after = template.index("{name}") + len(name)
+    if after < len(template.replace("{name}", name)) and not template.endswith("{name}"):
+        tops = caption.evaluate("""(el, at) => {
+            const text = el.firstChild, r = document.createRange();
+            const top = (i) => { r.setStart(text, i); r.setEnd(text, i + 1);
+                                 return r.getBoundingClientRect().top; };
+            return [top(at - 1), top(at)];
+        }""", after)
+        assert tops[0] == tops[1], tops
+    seen = follow_the_guide(page, module_server, code)
+    steps = seen["steps"]
+    assert steps == STEPS, steps
+    # the first move took the three ringed pieces, and every later suggestion too
+    # where three were ringed
+    assert seen["pieces"][0] == ("confirm", 3), seen["pieces"]
+    view = server_view(module_server, code)
+    first = next(m for m in view["moves"] if m["seat"] == 0)
+    assert len(first["move"].split(">")[0]) == 6, first
+    # one step showed a chain scoring more than its pieces
+    chain = seen["chain"]
+    assert chain["points"] > len(chain["move"].split(">")[0]) // 2, chain
     assert page.evaluate("localStorage.getItem('atelier.piet.tutorial.done')") == "1"
-    ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"piet-tutorial-{lang}.png"), full_page=True)
-    print(f"guided game ({lang}): {len(steps)} steps, {played} moves by the player")
+    print(f"guided game ({lang}): {len(steps)} steps, {seen['played']} moves by the player, "
+          f"chain {chain['move']} +{chain['points']}, rings {seen.get('rings')}")
     # remembered on the device: the start page offers to take it again
     page.goto(module_server.http)
     assert page.inner_text(tid("piet-tutorial-start")) == catalog()[lang]["learn.tutorial.again"]

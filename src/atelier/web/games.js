@@ -6,7 +6,7 @@
 //   name         the game's name, as the server registered it
 //   screen       the class that shows a running game: new Screen(room), update(state),
 //                mounted(), destroy(), and optionally onMessage, onInk, onInkSync
-//   lobbyCards(room)  the game's own cards in the lobby ({afterPlayers, afterSettings}: lobby.js)
+//   lobbyCards(room)  the game’s own cards in the lobby ({top, afterPlayers, afterSettings}: lobby.js)
 //   hints        the settings form's hints by field (settings.js says what they hold)
 //   startFields  settings worth choosing on the start page
 //   startCard(go, shell)  the game's own card on the start page, under the forms

@@ -158,7 +158,8 @@ function joinForm(room, state) {
 }
 
 // parts: a game's own cards (its descriptor's lobbyCards(room), games.js), placed
-// after the players (afterPlayers) and after the settings (afterSettings).
+// first of all (top), after the players (afterPlayers) and after the settings
+// (afterSettings).
 export function renderLobby(room, parts = {}) {
   const state = room.state;
   const game = state.room.game;
@@ -226,6 +227,7 @@ export function renderLobby(room, parts = {}) {
     h(
       "main",
       { class: "page lobby", testid: "lobby" },
+      parts.top ?? null,
       shareBox(state.room.code),
       tvLink(state.room.code),
       amPlayer ? null : joinForm(room, state),

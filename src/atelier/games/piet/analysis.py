@@ -16,6 +16,7 @@ budget maps to work is in docs/piet.md, Analysis.
 
 from __future__ import annotations
 
+import math
 import random
 import sys
 import time
@@ -43,6 +44,16 @@ TURNING_LOSS = 3.0
 FLIP_LOSS = 1.0
 """Points given away that make a turning point of a move that also changes who
 is expected to win (less would mark the estimates' noise near a draw)."""
+SIGNIFICANCE = 2.0
+"""A loss estimated from played-out games counts only when it is at least this
+many standard errors: the chance that noise alone makes a move look that much
+worse is then about 2 in 100, where a bare threshold marked every move whose
+games happened to go badly."""
+CONFIRM_SHARE = 2
+"""A ply that may be a turning point is played out again with fresh games, a
+budget // CONFIRM_SHARE for the best move and the same number for the played
+one: the best was picked as the highest of several noisy means, so the games
+that picked it overrate it, and new games do not."""
 
 
 @dataclass(frozen=True)
@@ -72,6 +83,9 @@ class PlyReview:
     """Expected final margin for player 0 after this ply."""
     exact: bool
     turning: bool
+    noise: float = 0.0
+    """The standard error of ``loss`` when it is estimated from played-out games
+    (both moves on the same games), 0 when proved."""
 
 
 # --- the two ways of valuing a move ----------------------------------------------
@@ -121,6 +135,8 @@ class _Candidate:
     games: int = 0
     tier: int = 0
     """Rounds of play-outs it stayed in; the last round's survivors rank first."""
+    results: list[float] | None = None
+    """Each game's final margin, in the order of the seeds it was given."""
 
     @property
     def mean(self) -> float:
@@ -129,6 +145,11 @@ class _Candidate:
 
 def _rollout_ratings(state: State, moves: Sequence[Move], budget: int, rng: random.Random,
                      keep: Move | None = None) -> list[MoveValue]:
+    return _rollouts(state, moves, budget, rng, keep)[0]
+
+
+def _rollouts(state: State, moves: Sequence[Move], budget: int, rng: random.Random,
+              keep: Move | None = None) -> tuple[list[MoveValue], dict[Move, list[float]]]:
     """Every move in ``moves`` (and ``keep``) rated by play-outs, best first.
 
     The best CANDIDATES painting moves by points now (more with a bigger
@@ -141,7 +162,8 @@ def _rollout_ratings(state: State, moves: Sequence[Move], budget: int, rng: rand
     above it (a move dropped earlier was judged worse with the evidence of its
     round). Painting moves beyond the ones played out are placed last, each
     worth the last played-out move's margin less the points it scores fewer
-    now."""
+    now. Also each played-out move's games, for the noise of a comparison
+    (moves that stayed in the same rounds were given the same seeds)."""
     player = state.to_move
     budget = max(1, budget)  # every move examined gets a game, whatever the budget
     all_moves = list(moves)
@@ -169,7 +191,9 @@ def _rollout_ratings(state: State, moves: Sequence[Move], budget: int, rng: rand
         per = max(1, (budget - spent) // (len(live) * spread))
         seeds = _seeds(rng, per)
         for cand in live:
-            cand.total += sum(_final_margin(playout(cand.child, s), player) for s in seeds)
+            games = [float(_final_margin(playout(cand.child, s), player)) for s in seeds]
+            cand.results = (cand.results or []) + games
+            cand.total += sum(games)
             cand.games += per
         spent += per * len(live)
         rounds += 1
@@ -195,7 +219,24 @@ def _rollout_ratings(state: State, moves: Sequence[Move], budget: int, rng: rand
         floor = ceiling if out else 0.0
         least = min((c.points for c in examined), default=rest[0].points)
         out += [MoveValue(c.move, _round(floor - max(0, least - c.points)), False) for c in rest]
-    return out
+    return out, {c.move: c.results for c in examined if c.results}
+
+
+def standard_error(samples: Sequence[float]) -> float:
+    """The standard error of the mean of ``samples`` (0 for fewer than two)."""
+    n = len(samples)
+    if n < 2:
+        return 0.0
+    mean = sum(samples) / n
+    return math.sqrt(sum((x - mean) ** 2 for x in samples) / (n - 1) / n)
+
+
+def paired_noise(best: Sequence[float] | None, played: Sequence[float] | None) -> float:
+    """The standard error of best minus played, game by game when both were
+    played out on the same seeds; a move without games (exact) adds none."""
+    if best and played and len(best) == len(played):
+        return standard_error([b - p for b, p in zip(best, played, strict=True)])
+    return standard_error(played or best or [])
 
 
 def _exact_ratings(state: State, moves: Sequence[Move], search: Endgame) -> list[MoveValue] | None:
@@ -250,9 +291,86 @@ def hint(state: State, budget: int, seed: int) -> MoveValue:
     return value_of(state, move, budget, seed)
 
 
-def _lead(margin: float) -> int:
-    """Who is expected to win for player 0's margin: 1, -1, or 0 within a point."""
-    return 1 if margin >= 1 else -1 if margin <= -1 else 0
+@dataclass(frozen=True)
+class Comparison:
+    """The hint's move beside the move the player had in mind, both valued the
+    same way: proved by the solver, or played out on the very same games."""
+    best: MoveValue
+    mine: MoveValue
+    noise: float
+    """The standard error of best minus mine (0 when proved)."""
+    games: int
+    """Played-out games behind each value (0 when proved)."""
+    verdict: str
+    """"same" (the hint's move), "worse" (mine gives points away), "equal"
+    (within a point either way), or "better": mine did clearly better on the
+    same games, which happens because the engine chooses among many moves with
+    a few games each and these values come from many more."""
+
+
+RECHECK = 4
+"""When the player's move seems better than the engine's pick, both are played
+out again on this many times the budget before the answer says so."""
+
+
+def _paired(state: State, moves: tuple[Move, Move], games: int, seed: int
+            ) -> tuple[list[float], list[float]]:
+    player = state.to_move
+    seeds = _seeds(random.Random(seed), max(1, games))
+    first, second = (
+        [float(_final_margin(playout(play(state, move)[0], s), player)) for s in seeds]
+        for move in moves)
+    return first, second
+
+
+def compare(state: State, best: Move, mine: Move, budget: int, seed: int) -> Comparison:
+    """``best`` (the hint's move) and ``mine`` valued by one evaluation: the
+    solver for both, or else the same ``budget`` played-out games for both, and
+    ``RECHECK`` times as many when ``mine`` comes out ahead (a verdict that
+    says the engine's pick is worse should rest on more than the first games)."""
+    if best == mine:
+        value = value_of(state, best, budget, seed)
+        return Comparison(value, value, 0.0, 0 if value.exact else max(1, budget), "same")
+    values = [value_of(state, move, budget, seed) for move in (best, mine)]
+    if all(v.exact for v in values):
+        diff = values[1].margin - values[0].margin
+        verdict = "worse" if diff <= -1 else "better" if diff >= 1 else "equal"
+        return Comparison(values[0], values[1], 0.0, 0, verdict)
+    games = max(1, budget)
+    ours, theirs = _paired(state, (best, mine), games, seed)
+    if sum(theirs) > sum(ours):
+        games *= RECHECK
+        ours, theirs = _paired(state, (best, mine), games, seed + 1)
+    noise = paired_noise(ours, theirs)
+    margins = [_round(sum(x) / len(x)) for x in (ours, theirs)]
+    diff = margins[1] - margins[0]
+    if diff > max(1.0, SIGNIFICANCE * noise):
+        verdict = "better"
+    elif diff < -max(1.0, SIGNIFICANCE * noise):
+        verdict = "worse"
+    else:
+        verdict = "equal"
+    return Comparison(MoveValue(best, margins[0], False), MoveValue(mine, margins[1], False),
+                      _round(noise), games, verdict)
+
+
+def _lead(margin: float, band: float = 1.0) -> int:
+    """Who is expected to win for player 0's margin: 1, -1, or 0 within ``band``."""
+    return 1 if margin >= band else -1 if margin <= -band else 0
+
+
+def is_turning(loss: float, noise: float, before: float, after: float) -> bool:
+    """Whether a ply is a turning point: it gave away at least TURNING_LOSS
+    points, or at least FLIP_LOSS and changed who is expected to win (player
+    0's expected margin ``before`` and ``after`` it, on either side of a band
+    of a point, wider where the estimate is noisier). Either way the loss must
+    be at least SIGNIFICANCE standard errors (``noise``, 0 when proved), so the
+    luck of the played-out games alone does not make one."""
+    if loss <= 0 or loss < SIGNIFICANCE * noise:
+        return False
+    band = max(1.0, SIGNIFICANCE * noise)
+    flips = _lead(after, band) != _lead(before, band)
+    return loss >= TURNING_LOSS or (flips and loss >= FLIP_LOSS)
 
 
 def review(record_text: str, budget: int, seed: int) -> list[PlyReview]:
@@ -261,13 +379,36 @@ def review(record_text: str, budget: int, seed: int) -> list[PlyReview]:
     return list(review_plies(record_text, budget, seed))
 
 
+def _confirmed(state: State, best: Move, played: Move, games: int,
+               rng: random.Random) -> tuple[float, float, float]:
+    """Best and played move played out again on the same ``games`` fresh
+    games: their mean margins for the player to move, and the noise of the
+    difference."""
+    player = state.to_move
+    seeds = _seeds(rng, max(2, games))
+    results: list[list[float] | None] = []
+    for move in (best, played):
+        child = play(state, move)[0]
+        if child.phase == OVER:
+            results.append(None)
+            continue
+        results.append([float(_final_margin(playout(child, s), player)) for s in seeds])
+    means = [
+        float(_final_margin(play(state, move)[0], player)) if games_of is None
+        else sum(games_of) / len(games_of)
+        for move, games_of in zip((best, played), results, strict=True)]
+    return means[0], means[1], paired_noise(results[0], results[1])
+
+
 def review_plies(record_text: str, budget: int, seed: int) -> Iterator[PlyReview]:
     """``review`` one ply at a time, for a caller that reports progress.
 
-    A turning point is a ply that gives away at least TURNING_LOSS points, or
-    that gives away at least FLIP_LOSS points and changes who is expected to win (player 0's
-    expected margin crossing a point either side of a draw against the ply
-    before). RecordError if the record cannot be read or replayed."""
+    Each estimated ply's moves are rated by play-outs (``_rollouts``, the
+    played move kept); where the played move seems to give away at least
+    FLIP_LOSS, the best and the played move are played out again on fresh
+    common games (``_confirmed``) and those figures are the ones reported,
+    with their noise. Turning points: ``is_turning``. RecordError if the
+    record cannot be read or replayed."""
     replayed = read_record(record_text)
     search = Endgame(0)  # one table for the whole game: later plies reuse it
     before = 0.0
@@ -276,6 +417,7 @@ def review_plies(record_text: str, budget: int, seed: int) -> Iterator[PlyReview
         player = state.to_move
         best_move: Move = move
         proved = None
+        noise = 0.0
         if endgame_in_reach(state):
             search.nodes, search.budget = 0, _solver_budget(budget)
             solved = search.solve(state)
@@ -287,20 +429,26 @@ def review_plies(record_text: str, budget: int, seed: int) -> Iterator[PlyReview
             exact = True
         else:
             rng = random.Random(f"{seed}:{ply}")
-            ratings = _rollout_ratings(state, legal_moves(state), budget, rng, keep=move)
+            ratings, games = _rollouts(state, legal_moves(state), budget, rng, keep=move)
             played_value = next(v for v in ratings if v.move == move)
             best_margin, best_move = ratings[0].margin, ratings[0].move
             played_margin = played_value.margin
             exact = ratings[0].exact and played_value.exact
+            noise = 0.0 if exact else paired_noise(games.get(best_move), games.get(move))
+            if best_move != move and best_margin - played_margin >= FLIP_LOSS and not exact:
+                best_margin, played_margin, noise = _confirmed(
+                    state, best_move, move, budget // CONFIRM_SHARE,
+                    random.Random(f"{seed}:{ply}:confirm"))
+                best_margin, played_margin = _round(best_margin), _round(played_margin)
         if played_margin >= best_margin:
             best_margin, best_move = played_margin, move
         loss = _round(best_margin - played_margin)
         after = played_margin if player == 0 else -played_margin
-        flips = _lead(after) != _lead(before) and loss >= FLIP_LOSS
         yield PlyReview(
             ply=ply, player=player, played=format_move(move), best=format_move(best_move),
             played_margin=played_margin, best_margin=best_margin, loss=loss,
-            margin_after=after, exact=exact, turning=loss >= TURNING_LOSS or flips)
+            margin_after=after, exact=exact, turning=is_turning(loss, noise, before, after),
+            noise=_round(noise))
         before = after
 
 
@@ -372,4 +520,5 @@ if __name__ == "__main__":
     raise SystemExit(main(sys.argv[1:]))
 
 
-__all__ = ["MoveValue", "PlyReview", "hint", "rate_moves", "review", "review_plies", "value_of"]
+__all__ = ["Comparison", "MoveValue", "PlyReview", "compare", "hint", "is_turning", "rate_moves",
+           "review", "review_plies", "value_of"]

@@ -36,6 +36,10 @@ def seed_of(record: str) -> int:
 
 
 def hint_job(record: str, against: str | None) -> dict[str, Any]:
+    """The hard computer's move for the position a record ends in; with
+    ``against`` (the move the player had in mind), both valued by one
+    evaluation (``analysis.compare``) and a verdict that says why when the
+    player's move comes out ahead."""
     state = read_record(record).final
     seed = seed_of(record)
     best = analysis.hint(state, HINT_BUDGET, seed)
@@ -46,9 +50,11 @@ def hint_job(record: str, against: str | None) -> dict[str, Any]:
         "against": None,
     }
     if against:
-        mine = analysis.value_of(state, parse_move(against), HINT_BUDGET, seed)
-        out["against"] = {"move": format_move(mine.move), "margin": mine.margin,
-                          "exact": mine.exact}
+        both = analysis.compare(state, best.move, parse_move(against), HINT_BUDGET, seed)
+        out["margin"], out["exact"] = both.best.margin, both.best.exact
+        out["against"] = {"move": format_move(both.mine.move), "margin": both.mine.margin,
+                          "exact": both.mine.exact, "verdict": both.verdict,
+                          "noise": both.noise, "games": both.games}
     return out
 
 

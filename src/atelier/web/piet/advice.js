@@ -29,3 +29,9 @@ export function points(margin) {
   const n = Math.round(Number(margin) || 0);
   return n > 0 ? `+${n}` : String(n);
 }
+
+// How far an estimate may be off: one decimal, as the page's language writes it.
+export function spread(noise) {
+  const format = new Intl.NumberFormat(lang(), { minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return format.format(Number(noise) || 0);
+}

@@ -1,8 +1,8 @@
 // Drawing the palette and both canvases for the position and the choice in
 // progress: which cells can be picked, the preview of a paint, brushable pieces.
 
-import { colourCss, h, nameTag, replace } from "../dom.js";
-import { t, tn } from "../i18n.js";
+import { colourCss, h, replace } from "../dom.js";
+import { t } from "../i18n.js";
 import { Grid, PALETTE_SIZE } from "./board.js";
 import { brushAllowed, hoverCanvas, pendingPaint, previewCells, tapCanvas, tapPalette } from "./choice.js";
 import { selectionFits, usableCells } from "./moves.js";
@@ -131,7 +131,9 @@ export function drawCanvases(screen) {
     replace(
       screen.parts.captions[seat],
       h("span", { class: "swatch small", style: { background: colourCss(screen.player(seat)?.colour || "grey") } }),
-      tn("pietui.canvas_of", { name: nameTag(screen.name(seat)) }),
+      // the whole translated caption as one text, so a line never breaks
+      // between a name and its "’s canvas"
+      h("span", { class: "piet-caption-text" }, t("pietui.canvas_of", { name: screen.name(seat) })),
     );
   }
 }

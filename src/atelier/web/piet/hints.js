@@ -5,7 +5,7 @@
 
 import { h, toast } from "../dom.js";
 import { errorText, t } from "../i18n.js";
-import { points, roomAdvice } from "./advice.js";
+import { points, roomAdvice, spread } from "./advice.js";
 import { movePending } from "./actions.js";
 import { landing, moveCells } from "./moves.js";
 import { connectionFor } from "./seats.js";
@@ -70,6 +70,19 @@ export async function askHint(screen) {
   }
 }
 
+// What the player's move is worth beside the engine's, both valued on the same
+// games (analysis.compare): when theirs comes out ahead, the sentence says why.
+function verdictText(hint) {
+  const { verdict, noise } = hint.against;
+  const loss = Math.round(hint.margin) - Math.round(hint.against.margin);
+  if (verdict === "better") return t("learn.hint.better");
+  if (verdict === "worse" && loss > 0) return t("learn.hint.loss", { n: loss });
+  if (hint.against.margin > hint.margin || (verdict === "equal" && loss !== 0)) {
+    return t("learn.hint.noise", { noise: spread(noise) });
+  }
+  return t("learn.hint.as_good");
+}
+
 // The hint button, or the hint itself once it came.
 export function hintPanel(screen) {
   if (!screen.model.hints || screen.actor === null) return null;
@@ -103,14 +116,13 @@ export function hintPanel(screen) {
     ),
   ];
   if (hint.against) {
-    const loss = Math.round(hint.margin) - Math.round(hint.against.margin);
     rows.push(
       h(
         "p",
-        { testid: "piet-hint-against" },
+        { testid: "piet-hint-against", dataset: { verdict: hint.against.verdict || "" } },
         t("learn.hint.yours", { move: hint.against.move, points: points(hint.against.margin) }),
         " ",
-        loss > 0 ? t("learn.hint.loss", { n: loss }) : t("learn.hint.as_good"),
+        verdictText(hint),
       ),
     );
   }

@@ -159,9 +159,14 @@ function recordCard(room, code, data, host) {
 export function pietLobbyCards(room) {
   const state = room.state;
   const data = state.room;
-  const guided = tutorialRoom(data.code) ? tutorialLobbyCard() : tutorialCard((path) => location.assign(path));
+  // the guided game's room says what to do before anything else
+  const guided = tutorialRoom(data.code);
   return {
-    afterSettings: [recordCard(room, data.code, data, state.you.host), guided],
+    top: guided ? [tutorialLobbyCard()] : [],
+    afterSettings: [
+      recordCard(room, data.code, data, state.you.host),
+      guided ? null : tutorialCard((path) => location.assign(path)),
+    ],
     afterPlayers: [agreementCard(room), state.you.player ? hotSeatCard(room, data.code, data) : null],
   };
 }

@@ -119,3 +119,56 @@ export function recordText({ setup, brushes, moves }) {
   const lines = [`setup: ${setup || "beginner"}`, `brushes: ${brushes ? "on" : "off"}`];
   return lines.concat(moves).join("\n") + "\n";
 }
+
+// What a painting move scores on `canvas` (colours or null, after the move)
+// for its new cells (docs/piet.md, Chains): every distinct run of 2 or more of
+// one colour, across or down, that holds a new cell scores its length once;
+// a new cell in no such run scores 1. Also the cells that scored, to show.
+export function chainsThrough(canvas, added) {
+  const runs = new Map(); // "h:start" or "v:start" -> cells
+  const lonely = [];
+  for (const cell of added) {
+    const colour = canvas[cell];
+    let inChain = false;
+    for (const [dr, dc, tag] of [
+      [0, 1, "h"],
+      [1, 0, "v"],
+    ]) {
+      let r = Math.floor(cell / CANVAS_W);
+      let c = cell % CANVAS_W;
+      while (r - dr >= 0 && c - dc >= 0 && canvas[(r - dr) * CANVAS_W + (c - dc)] === colour) {
+        r -= dr;
+        c -= dc;
+      }
+      const cells = [];
+      while (r < CANVAS_W && c < CANVAS_W && canvas[r * CANVAS_W + c] === colour) {
+        cells.push(r * CANVAS_W + c);
+        r += dr;
+        c += dc;
+      }
+      if (cells.length >= 2) {
+        runs.set(`${tag}:${cells[0]}`, cells);
+        inChain = true;
+      }
+    }
+    if (!inChain) lonely.push(cell);
+  }
+  const chains = [...runs.values()];
+  const points = chains.reduce((sum, cells) => sum + cells.length, 0) + lonely.length;
+  return { points, cells: [...new Set([...chains.flat(), ...lonely])] };
+}
+
+// A painting move's new cells and score on `canvas` with pieces from `palette`.
+export function paintScore(canvas, palette, move) {
+  const cells = moveCells(move);
+  const target = move.split(">")[1].trim().slice(0, 2);
+  const anchor = (Number(target[1]) - 1) * CANVAS_W + "abcd".indexOf(target[0]);
+  const after = [...canvas];
+  const added = [];
+  for (const { from, to } of landing(cells, anchor)) {
+    if (to === null) continue;
+    after[to] = palette[from];
+    added.push(to);
+  }
+  return { ...chainsThrough(after, added), pieces: cells.length, added };
+}

@@ -5,7 +5,7 @@
 
 import { colourCss, h, replace } from "../dom.js";
 import { errorText, t } from "../i18n.js";
-import { points } from "./advice.js";
+import { points, spread } from "./advice.js";
 import { Grid } from "./board.js";
 import { marginChart } from "./chart.js";
 import { moveFootprint } from "./hints.js";
@@ -126,6 +126,7 @@ export class ReviewView {
       this.chart,
       marginChart(plies, {
         label: t("learn.review.chart", { a: this.names[0], b: this.names[1] }),
+        names: this.names,
         selected: i,
         onPick: (k) => this.show(k),
       }),
@@ -163,6 +164,10 @@ export class ReviewView {
         " ",
         sameMove ? t("learn.review.was_best") : t("learn.review.best", { move: p.best, points: points(p.best_margin) }),
       ),
+      // an estimate from played-out games says how far it can be off
+      p.exact
+        ? h("p", { class: "hint", testid: "piet-review-exact" }, t("learn.review.exact"))
+        : h("p", { class: "hint", testid: "piet-review-noise" }, t("learn.review.noise", { noise: spread(p.noise) })),
       h("div", { class: "piet-review-grids" }, palette.el, canvas.el),
       h("p", { class: "hint" }, t("learn.review.legend")),
     );

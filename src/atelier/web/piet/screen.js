@@ -66,7 +66,8 @@ export class PietScreen {
       },
       canvas: (seat, i, classes) => {
         hints.canvas(seat, i, classes);
-        if (seat === this.mySeat && this.coach?.rings("canvas").includes(i)) classes.push("coach");
+        const board = seat === this.mySeat ? "canvas" : "other";
+        if (this.coach?.rings(board).includes(i)) classes.push("coach");
       },
     };
   }
@@ -82,6 +83,7 @@ export class PietScreen {
 
   destroy() {
     this.unlisten?.();
+    this.coach?.destroy();
   }
 
   // --- who is who ------------------------------------------------------------

@@ -8,7 +8,7 @@ import { h, replace, toast } from "../dom.js";
 import { errorText, lang, t } from "../i18n.js";
 import { storeHostKey } from "../net.js";
 import { pendingPaint } from "./choice.js";
-import { landing, moveCells } from "./moves.js";
+import { chainsThrough, connected, landing, moveCells, paintScore, paintText } from "./moves.js";
 import { openPuzzles } from "./puzzles.js";
 
 const ROOM_KEY = (code) => `atelier.piet.tutorial.${code.toUpperCase()}`;
@@ -79,49 +79,120 @@ export function tutorialLobbyCard() {
 
 // --- the steps --------------------------------------------------------------
 
-// A chain to suggest: a legal painting move of the most pieces (the first such).
-function suggestion(m, sel) {
-  const paints = m.legal.filter((x) => x.includes(">"));
-  if (sel.length) {
-    const head = sel.map((c) => "abc"[c % 3] + String(Math.floor(c / 3) + 1)).join("") + ">";
-    const fitting = paints.find((x) => x.startsWith(head));
-    if (fitting) return fitting;
-  }
-  return paints.reduce((best, x) => (moveCells(x).length > moveCells(best ?? "").length ? x : best), null);
-}
-
-function landingOf(move) {
-  const cells = moveCells(move);
-  const target = move.split(">")[1].slice(0, 2);
-  const anchor = (Number(target[1]) - 1) * 4 + "abcd".indexOf(target[0]);
-  return landing(cells, anchor).map((x) => x.to);
-}
-
 const myTurn = (s) => s.actor !== null && s.actor === s.mySeat;
 const painting = (s) => s.model.phase === "painting" && myTurn(s);
+const sameSet = (a, b) => a.length === b.length && a.every((x) => b.includes(x));
+const canvasIndex = (name) => (Number(name[1]) - 1) * 4 + "abcd".indexOf(name[0]);
 
-// Each step: its sentence, what it rings, and when it is done (else: "Next").
+// How each step picks the move it suggests, among the legal painting moves:
+// the first takes three pieces of three colours (so that the next turn can
+// always extend one of them into a chain); "chain" scores more than its
+// pieces; "empty" takes as many pieces as it can, the best scoring first.
+const PREFER = {
+  first: (x) => [x.pieces, new Set(moveCells(x.move).map((c) => x.palette[c])).size, -x.points],
+  chain: (x) => [x.points > x.pieces ? 1 : 0, x.points - x.pieces, x.pieces],
+  most: (x) => [x.pieces, x.points],
+};
+
+const better = (a, b) => {
+  for (let k = 0; k < a.length; k += 1) if (a[k] !== b[k]) return a[k] > b[k];
+  return false;
+};
+
+// The suggested move for the player's canvas: one that holds the pieces
+// already picked when there is one, else the best fresh one.
+export function suggestion(model, seat, sel, prefer) {
+  const paints = model.legal.filter((x) => x.includes(">") && !x.includes("!"));
+  const holding = sel.length ? paints.filter((x) => sel.every((c) => moveCells(x).includes(c))) : [];
+  let best = null;
+  let key = null;
+  for (const move of holding.length ? holding : paints) {
+    const score = paintScore(model.canvases[seat], model.palette, move);
+    const k = PREFER[prefer]({ ...score, move, palette: model.palette });
+    if (best === null || better(k, key)) {
+      best = move;
+      key = k;
+    }
+  }
+  return best;
+}
+
+// The ringed palette pieces still to tap: the suggestion's, each one that can
+// join the pieces picked so far (a piece that cannot would start a new pick).
+function piecesToTap(s, prefer) {
+  if (!painting(s)) return [];
+  const move = suggestion(s.model, s.mySeat, s.sel, prefer);
+  if (!move) return [];
+  return moveCells(move).filter((c) => !s.sel.includes(c) && connected([...s.sel, c]));
+}
+
+// The ringed canvas cells: only where a tap makes a legal move. "any" rings
+// every cell that takes the pieces picked; otherwise the suggestion's cell,
+// once its pieces are all picked.
+function cellsToTap(s, prefer) {
+  if (!painting(s) || !s.sel.length || pendingPaint(s)) return [];
+  if (prefer === "any") {
+    return [...Array(16).keys()].filter((i) => s.model.legal.includes(paintText(s.sel, i)));
+  }
+  const move = suggestion(s.model, s.mySeat, s.sel, prefer);
+  if (!move || !sameSet(moveCells(move), s.sel)) return [];
+  return [canvasIndex(move.split(">")[1].slice(0, 2))];
+}
+
+function lastPaint(s, seat) {
+  const moves = s.model.moves;
+  for (let k = moves.length - 1; k >= 0; k -= 1) {
+    if (moves[k].seat === seat && moves[k].text.includes(">")) return moves[k];
+  }
+  return null;
+}
+
+// The cells a seat's last painting move painted.
+function paintedCells(s, seat) {
+  const move = lastPaint(s, seat);
+  if (!move) return [];
+  const text = move.text.split(" ")[0];
+  const anchor = canvasIndex(text.split(">")[1].slice(0, 2));
+  return landing(moveCells(text), anchor)
+    .map((x) => x.to)
+    .filter((x) => x !== null);
+}
+
+// The cells that move scored with, on its canvas as it is now.
+const scoredCells = (s, seat) => chainsThrough(s.model.canvases[seat], paintedCells(s, seat)).cells;
+
+const paintedSince = (s, c) => s.model.moves.slice(c.moves).some((mv) => mv.seat === c.seat && mv.text.includes(">"));
+
+// Each step: its sentence, what it rings (palette, the player's canvas, the
+// computer's), what the page keeps in view, and when it is done (else "Next").
 const STEPS = [
-  { key: "palette", ring: { palette: () => [0, 1, 2, 3, 4, 5, 6, 7, 8] } },
+  { key: "palette", ring: { palette: () => [0, 1, 2, 3, 4, 5, 6, 7, 8] }, show: "palette" },
   {
     key: "pick",
-    ring: { palette: (s) => (painting(s) ? moveCells(suggestion(s.model, []) || "") : []) },
-    done: (s) => s.sel.length > 0,
+    ring: { palette: (s) => piecesToTap(s, "first") },
+    show: "palette",
+    // done when every ringed piece is picked: the suggestion is the selection
+    done: (s) => s.sel.length > 0 && piecesToTap(s, "first").length === 0,
   },
   {
     key: "place",
-    ring: { canvas: (s) => (painting(s) && s.sel.length ? landingOf(suggestion(s.model, s.sel) || "") : []) },
+    ring: { canvas: (s) => cellsToTap(s, "any") },
+    show: "canvas",
     done: (s, c) => pendingPaint(s) !== null || s.model.moves.length > c.moves,
   },
-  { key: "confirm", done: (s, c) => s.model.moves.length > c.moves },
-  { key: "points", ring: { canvas: (s) => lastPainted(s) } },
-  { key: "computer", done: (s) => myTurn(s) || s.model.phase !== "painting" },
+  { key: "confirm", show: "place", done: (s, c) => s.model.moves.length > c.moves },
+  { key: "computer", ring: { other: (s) => paintedCells(s, 1 - s.mySeat) }, show: "other" },
+  {
+    key: "chain",
+    ring: { palette: (s) => piecesToTap(s, "chain"), canvas: (s) => cellsToTap(s, "chain") },
+    show: "move",
+    done: paintedSince,
+  },
+  { key: "points", ring: { canvas: (s) => scoredCells(s, s.mySeat) }, show: "canvas" },
   {
     key: "empty",
-    ring: {
-      palette: (s) => (painting(s) && !s.sel.length ? moveCells(suggestion(s.model, []) || "") : []),
-      canvas: (s) => (painting(s) && s.sel.length ? landingOf(suggestion(s.model, s.sel) || "") : []),
-    },
+    ring: { palette: (s) => piecesToTap(s, "most"), canvas: (s) => cellsToTap(s, "most") },
+    show: "move",
     done: (s) => s.model.phase !== "painting",
   },
   {
@@ -132,6 +203,7 @@ const STEPS = [
           ? s.model.palette.map((c, i) => (c ? -1 : i)).filter((i) => i >= 0)
           : [],
     },
+    show: "fill",
     done: (s, c) => s.model.moves.slice(c.moves).some((mv) => mv.text.includes("@") && mv.seat === c.seat),
   },
   { key: "order" },
@@ -141,12 +213,26 @@ const STEPS = [
 
 export const TUTORIAL_STEPS = STEPS.length;
 
-function lastPainted(s) {
-  const moves = s.model.moves;
-  for (let k = moves.length - 1; k >= 0; k -= 1) {
-    if (moves[k].seat === s.mySeat && moves[k].text.includes(">")) return landingOf(moves[k].text.split(" ")[0]);
+// The element a step is about, to keep in view above the guide's sheet.
+function shownPart(s, what) {
+  const q = (testid) => s.root?.querySelector(`[data-testid="${testid}"]`) ?? null;
+  const mine = `piet-canvas-${s.mySeat}`;
+  switch (what) {
+    case "palette":
+      return q("piet-palette");
+    case "canvas":
+      return q(mine);
+    case "other":
+      return q(`piet-canvas-${1 - s.mySeat}`);
+    case "place":
+      return q("piet-place") ?? q(mine);
+    case "move":
+      return pendingPaint(s) ? q("piet-place") : s.sel.length ? q(mine) : q("piet-palette");
+    case "fill":
+      return s.fillColour ? q("piet-palette") : q("piet-actions");
+    default:
+      return null;
   }
-  return [];
 }
 
 export class Coach {
@@ -154,8 +240,12 @@ export class Coach {
     this.screen = screen;
     this.index = 0;
     this.left = false;
+    this.moot = false; // the step's deed was done before it was shown: it waits for "Next"
     this.mark = { moves: 0, seat: 0 }; // the game when the current step began
+    this.shown = null; // what the page last scrolled into view
     this.el = h("section", { class: "piet-coach", testid: "piet-coach" });
+    this.sized = new ResizeObserver(() => this.reserve());
+    this.sized.observe(this.el);
   }
 
   get step() {
@@ -168,14 +258,17 @@ export class Coach {
 
   begin() {
     this.mark = { moves: this.screen.model?.moves.length ?? 0, seat: this.screen.mySeat ?? 0 };
+    this.moot = Boolean(this.step?.done?.(this.screen, this.mark));
   }
 
-  // Called on every refresh: a step whose condition holds gives way to the next.
+  // Called on every refresh: a step whose condition came true gives way to the
+  // next, one step at a time, so that every step is shown, and the counter
+  // never jumps however fast the computer answers.
   follow() {
     if (!this.active || !this.screen.model) return;
-    while (this.active && this.step.done?.(this.screen, this.mark)) {
+    if (!this.moot && this.step.done?.(this.screen, this.mark)) {
       this.index += 1;
-      this.begin();
+      if (this.active) this.begin();
     }
   }
 
@@ -187,10 +280,9 @@ export class Coach {
     } else {
       this.index += 1;
       this.begin();
-      this.follow();
     }
     this.screen.refresh();
-    this.el.querySelector("button")?.focus();
+    this.el.querySelector("button")?.focus({ preventScroll: true });
   }
 
   leave() {
@@ -199,37 +291,70 @@ export class Coach {
     this.screen.refresh();
   }
 
-  // Which cells to ring for the current step.
+  // Which cells to ring for the current step: "palette", "canvas" (the
+  // player's) or "other" (the computer's canvas).
   rings(board) {
-    if (!this.active) return [];
+    if (!this.active || this.moot) return [];
     const ring = this.step.ring?.[board];
     return ring ? ring(this.screen) : [];
+  }
+
+  // The page keeps room below for the sheet, and scrolls to the part the
+  // step is about whenever that part changes.
+  reserve() {
+    const height = this.active ? this.el.offsetHeight : 0;
+    document.documentElement.style.setProperty("--coach-h", `${height}px`);
+    document.documentElement.style.scrollPaddingBottom = `${height}px`;
+  }
+
+  // The page is left: the room kept for the sheet goes with it.
+  destroy() {
+    this.sized.disconnect();
+    document.documentElement.style.removeProperty("--coach-h");
+    document.documentElement.style.scrollPaddingBottom = "";
+  }
+
+  keepInView() {
+    const what = this.active ? this.step.show : null;
+    const part = what ? shownPart(this.screen, what) : null;
+    const key = part ? `${this.index}:${part.dataset.testid}` : null;
+    if (!part || key === this.shown) return;
+    this.shown = key;
+    this.reserve();
+    part.scrollIntoView({ block: "nearest", behavior: "instant" });
   }
 
   draw() {
     if (!this.active) {
       this.el.hidden = true;
+      this.reserve();
       return;
     }
     this.el.hidden = false;
     this.el.dataset.step = this.step.key;
+    this.el.dataset.index = String(this.index + 1);
     this.el.setAttribute("aria-label", t("learn.tutorial.title")); // in the language shown now
     const step = this.step;
-    const next = step.done
-      ? null
-      : h(
-          "button",
-          { class: "btn primary", type: "button", testid: "piet-coach-next" },
-          step.last ? t("learn.tutorial.finish") : t("learn.tutorial.next"),
-        );
+    const next =
+      step.done && !this.moot
+        ? null
+        : h(
+            "button",
+            { class: "btn primary", type: "button", testid: "piet-coach-next" },
+            step.last ? t("learn.tutorial.finish") : t("learn.tutorial.next"),
+          );
     if (next) next.onclick = () => this.next();
     replace(
       this.el,
-      h("p", { class: "piet-coach-count" }, t("learn.tutorial.step", { n: this.index + 1, of: STEPS.length })),
+      h(
+        "p",
+        { class: "piet-coach-count", testid: "piet-coach-count" },
+        t("learn.tutorial.step", { n: this.index + 1, of: STEPS.length }),
+      ),
       h(
         "p",
         { class: "piet-coach-text", testid: "piet-coach-text", role: "status", "aria-live": "polite" },
-        t(`learn.tutorial.${step.key}`, { place: t("pietui.paint.place") }),
+        this.sentence(),
       ),
       h(
         "div",
@@ -242,5 +367,21 @@ export class Coach {
         ),
       ),
     );
+    // after the board is drawn (this runs before it in the same refresh)
+    queueMicrotask(() => this.keepInView());
+  }
+
+  sentence() {
+    const key = this.step.key;
+    if (key === "points") {
+      const move = lastPaint(this.screen, this.screen.mySeat);
+      const n = move?.points ?? null;
+      return n === null
+        ? t("learn.tutorial.points")
+        : `${t("learn.tutorial.scored", { n })} ${t("learn.tutorial.points")}`;
+    }
+    // a step whose deed was done before it showed says so
+    if (this.moot && key === "empty") return t("learn.tutorial.empty_over");
+    return t(`learn.tutorial.${key}`, { place: t("pietui.paint.place") });
   }
 }
