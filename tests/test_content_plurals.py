@@ -10,7 +10,7 @@ from typing import Any
 
 from atelier.content.check import check_all
 from atelier.content.plurals import counted_word, plural_findings
-from atelier.i18n import catalog, plural_categories, translate
+from atelier.i18n import catalog, plural_categories, string_folders, translate
 from support.content import DECK_GAMES
 
 POINTS = {
@@ -83,10 +83,11 @@ def test_a_label_a_unit_or_an_ordinal_is_not_a_count() -> None:
 
 
 def test_the_shipped_strings_have_every_plural_form_they_need() -> None:
-    folder = Path(__file__).resolve().parent.parent / "src" / "atelier" / "content" / "strings"
     found = [
         (file.name, f.code, f.params)
-        for file in sorted(folder.glob("*.json"))
+        for folder in string_folders()
+        for file in sorted(folder.iterdir(), key=lambda entry: entry.name)
+        if file.name.endswith(".json")
         for f in plural_findings(json.loads(file.read_text(encoding="utf-8")))
     ]
     assert found == []

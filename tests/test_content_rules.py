@@ -14,8 +14,12 @@ SECTIONS = ("pictomania", "pictomania.first", "pictomania.second", "incognito", 
 
 
 def rules() -> dict[str, dict[str, str]]:
-    path = resources.files("atelier") / "content" / "strings" / "rules.json"
-    data: dict[str, dict[str, str]] = json.loads(path.read_text(encoding="utf-8"))
+    """Every game's rules summary (each game keeps its own, beside its rules)."""
+    data: dict[str, dict[str, str]] = {}
+    for game in ("pictomania", "incognito", "piet"):
+        path = resources.files("atelier") / "games" / game / "strings" / "rules.json"
+        for lang, texts in json.loads(path.read_text(encoding="utf-8")).items():
+            data.setdefault(lang, {}).update(texts)
     return data
 
 

@@ -103,7 +103,7 @@ def test_piet_strings_exist_in_all_three_languages() -> None:
 
     import atelier.games.piet.rules as rules
 
-    path = Path(rules.__file__).parents[2] / "content" / "strings" / "piet.json"
+    path = Path(rules.__file__).parent / "strings" / "piet.json"
     strings = json.loads(path.read_text(encoding="utf-8"))
     assert set(strings) == {"en", "de", "uk"}
     assert set(strings["en"]) == set(strings["de"]) == set(strings["uk"])

@@ -1,8 +1,10 @@
 """Translated strings: English, German and Ukrainian.
 
-Strings live in ``content/strings/*.json``; each file maps a language to
-``{key: text}`` and belongs to one area (core, pictomania, piet, ui, ...), so
-that areas never edit the same file. Texts use ``str.format`` fields
+Strings live in ``strings/*.json`` folders, by one convention: what the
+whole client shares in ``content/strings/``, and each game's own beside its
+rules (``games/<game>/strings/``, the shipped games and any registered with
+``--extra-game`` alike). Each file maps a language to ``{key: text}`` and
+belongs to one area (core, ui, a game's screens, its rules, ...). Texts use ``str.format`` fields
 (``{name}``); a missing language falls back to English, a missing key to the key.
 
 A text that counts something is an object of plural forms instead of a
@@ -39,7 +41,7 @@ Text = str | dict[str, str]
 
 
 _game_folders: list[Path] = []
-"""Games' own ``strings/`` folders (games/registry.py adds them as it registers a game)."""
+"""Extra games' ``strings/`` folders (games/registry.py adds them as it registers one)."""
 
 
 def add_strings(folder: Path) -> None:
@@ -49,13 +51,23 @@ def add_strings(folder: Path) -> None:
         catalog.cache_clear()
 
 
+def string_folders() -> list[Traversable]:
+    """Every ``strings/`` folder: the shared one, each shipped game's (any package
+    under ``atelier/games/`` that has one) and each extra game's."""
+    package = resources.files("atelier")
+    shipped = sorted((entry / "strings" for entry in (package / "games").iterdir()
+                      if entry.is_dir() and (entry / "strings").is_dir()),
+                     key=lambda folder: str(folder))
+    known = {str(folder) for folder in shipped}
+    extra = [folder for folder in _game_folders if str(folder) not in known]
+    return [package / "content" / "strings", *shipped, *extra]
+
+
 @cache
 def catalog() -> dict[str, dict[str, Text]]:
     """Every language's strings, merged over all string files."""
     merged: dict[str, dict[str, Text]] = {lang: {} for lang in LANGUAGES}
-    folders: list[Traversable] = [resources.files("atelier") / "content" / "strings",
-                                  *_game_folders]
-    for folder in folders:
+    for folder in string_folders():
         for entry in sorted(folder.iterdir(), key=lambda e: e.name):
             if not entry.name.endswith(".json"):
                 continue

@@ -153,7 +153,7 @@ class SecretsGame:
 
     # computer players
     def computer_seats(self, settings: Mapping[str, Any]) -> dict[int, str]:
-        return {1: "Robot"} if settings.get("computer") else {}
+        return {1: "robot"} if settings.get("computer") else {}  # its level
 
     def bot_action(self, state: Mapping[str, Any], seat: int) -> Action | None:
         if state["phase"] == "drawing" and not state["done"][seat]:

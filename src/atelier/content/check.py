@@ -284,12 +284,20 @@ def template_fields(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name is not None}
 
 
-def check_strings(root: Traversable, report: Report) -> None:
+def check_strings(folders: Sequence[tuple[str, Traversable]], report: Report) -> None:
+    """Every string file of every folder (label, folder): a key is defined once
+    over all of them."""
     defined_in: dict[str, str] = {}
-    for entry in dirs(root / "strings"):
+    for label, folder in folders:
+        _check_string_files(label, folder, defined_in, report)
+
+
+def _check_string_files(label: str, folder: Traversable, defined_in: dict[str, str],
+                        report: Report) -> None:
+    for entry in dirs(folder):
         if not entry.name.endswith(".json"):
             continue
-        file = f"strings/{entry.name}"
+        file = f"{label}/{entry.name}"
         data = read_json(entry, file, report)
         if data is None:
             continue
@@ -354,16 +362,25 @@ class DeckGame(Protocol):
         ...
 
 
-def check_all(root: Traversable, games: Iterable[object]) -> list[Problem]:
+def check_all(root: Traversable, games: Iterable[object],
+              game_strings: Sequence[Traversable] = ()) -> list[Problem]:
     """Every problem in the content folder ``root`` (holding decks/, strings/):
-    the interface strings, and each game's decks through its own check
-    (``DeckGame.check_decks``, games/core.py)."""
+    the interface strings there and in ``game_strings`` (the games' own
+    ``strings/`` folders, i18n.string_folders), and each game's decks through
+    its own check (``DeckGame.check_decks``)."""
     report = Report()
     for game in games:
         if isinstance(game, DeckGame):
             game.check_decks(root, report)
-    check_strings(root, report)
+    folders = [("strings", root / "strings")]
+    folders += [(_label(folder), folder) for folder in game_strings]
+    check_strings(folders, report)
     return report.problems
+
+
+def _label(folder: Traversable) -> str:
+    """``games/NAME/strings`` for a game's folder (its last three path parts)."""
+    return "/".join(str(folder).replace("\\", "/").split("/")[-3:])
 
 
 def stats(root: Traversable, games: Iterable[object]) -> dict[str, dict[str, dict[str, int]]]:

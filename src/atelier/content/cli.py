@@ -20,7 +20,7 @@ from atelier.content.custom import Format, deck_summary, export_deck, parse_deck
 from atelier.content.decks import content_root
 from atelier.errors import RuleError
 from atelier.games.registry import game_names, get_game
-from atelier.i18n import LANGUAGES
+from atelier.i18n import LANGUAGES, string_folders
 
 
 def _root(folder: str | None) -> Traversable:
@@ -32,8 +32,10 @@ def _games() -> list[object]:
     return [get_game(name) for name in game_names()]
 
 
-def _check(root: Traversable) -> int:
-    problems = check_all(root, _games())
+def _check(root: Traversable, shipped: bool) -> int:
+    # the shipped content's check also reads every game's own strings/ folder
+    game_strings = string_folders()[1:] if shipped else []
+    problems = check_all(root, _games(), game_strings)
     for problem in problems:
         print(problem.line())
     if problems:
@@ -101,7 +103,7 @@ def main(argv: Sequence[str]) -> int:
     except SystemExit as exc:  # --help or a usage error: report it as our exit code
         return exc.code if isinstance(exc.code, int) else 2
     if args.command == "check":
-        return _check(_root(args.root))
+        return _check(_root(args.root), shipped=args.root is None)
     if args.command == "stats":
         return _stats(_root(args.root), args.json)
     return _custom(args.file, args.lang, args.export)
