@@ -1,4 +1,4 @@
-// The ink wire format, mirroring src/atelier/ink/codec.py exactly (the tests
+// The ink wire format, mirroring the package src/atelier/ink/codec/ (ops.py, exact.py, encode.py) exactly (the tests
 // run both on the same batches). docs/ink.md describes it bit by bit.
 //
 // Ops are plain objects:
@@ -81,7 +81,7 @@ class Walk {
     const hi = known ? HIGH : SPAN;
     const plo = known ? 0 : -MAX_PRESSURE;
     const phi = MAX_PRESSURE;
-    // aggregate first, then check in codec.py's order (same error codes)
+    // aggregate first, then check in the Python codec's order (ink/codec/ops.py) (same error codes)
     let x = this.x,
       y = this.y,
       t = this.t,
