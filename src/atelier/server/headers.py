@@ -42,7 +42,8 @@ HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),  # frame-ancestors for browsers without CSP 2
     (b"cross-origin-opener-policy", b"same-origin"),
-    (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), payment=(), screen-wake-lock=(self)"),
+    (b"permissions-policy",
+     b"camera=(), microphone=(), geolocation=(), payment=(), screen-wake-lock=(self)"),
 )
 
 

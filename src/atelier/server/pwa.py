@@ -23,6 +23,7 @@ from pathlib import Path
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
+from atelier.games.core import AdvisedGame
 from atelier.games.registry import browser_games, extra_screens, get_game
 from atelier.games.settings import schema
 from atelier.i18n import LANGUAGES, catalog, pick_language
@@ -45,6 +46,8 @@ class Shell:
 
     version: str
     urls: tuple[str, ...]
+    posts: tuple[str, ...]
+    """Answers to a POST that read the same for everyone: the puzzles' list."""
     worker: str
     """The service worker's script as served: the version and the URLs, then web/sw.js."""
 
@@ -88,11 +91,15 @@ def build_shell(web_dir: Path) -> Shell:
     digest.update(source.encode())
     version = digest.hexdigest()[:16]
     urls = ("/", *(url for url, _ in files), *sorted(answers))
+    posts = tuple(f"/api/games/{game['name']}/advice/puzzles" for game in browser_games()
+                  if isinstance(get_game(game["name"]), AdvisedGame))
     head = ("// Written by the server at start (atelier/server/pwa.py): this client's\n"
-            "// version, a hash of the files below, and the files the worker keeps.\n"
+            "// version, a hash of the files below, the files the worker keeps, and\n"
+            "// the POSTs whose answers it keeps (the same for everyone: puzzles).\n"
             f"const VERSION = {json.dumps(version)};\n"
-            f"const SHELL = {json.dumps(list(urls), indent=0)};\n\n")
-    return Shell(version, urls, head + source)
+            f"const SHELL = {json.dumps(list(urls), indent=0)};\n"
+            f"const KEPT_POSTS = {json.dumps(list(posts))};\n\n")
+    return Shell(version, urls, posts, head + source)
 
 
 def manifest(language: str) -> dict[str, object]:

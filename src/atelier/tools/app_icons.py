@@ -28,7 +28,7 @@ SUPERSAMPLE = 4  # drawn large, then scaled down: smooth edges without antialias
 
 def draw(size: int, maskable: bool) -> Image.Image:
     big = size * SUPERSAMPLE
-    image = Image.new("RGBA", (big, big), PAPER + (255,) if maskable else (0, 0, 0, 0))
+    image = Image.new("RGBA", (big, big), (*PAPER, 255) if maskable else (0, 0, 0, 0))
     pen = ImageDraw.Draw(image)
     # the favicon's 32-unit box: disc r=14 at (16, 16); a maskable icon's safe zone
     # is the centre circle of radius 0.4 * size, so the picture shrinks to fit it

@@ -11,16 +11,13 @@
 // Sections: install and activate (the shell's cache), fetch (what comes from
 // where), messages from the pages, and notifications (push and clicks).
 
-/* global VERSION, SHELL */
+/* global VERSION, SHELL, KEPT_POSTS */
 
 const SHELL_CACHE = `atelier-shell-${VERSION}`;
 const ROOM_CACHE = "atelier-room-"; // + the room's code: its drawings, kept across versions
 const ANSWERS_CACHE = "atelier-answers"; // POST answers that read the same every time (puzzles)
 const KEPT_ROOMS = 12; // the finished games whose drawings stay on this device
 const DRAWING = /^\/api\/rooms\/([A-Za-z0-9]{1,16})\/drawings(\/|$)/;
-// Answers to a POST that are the same for everyone (the puzzles' list): kept
-// under their URL, so the puzzles open offline. Trying a move needs the server.
-const KEPT_POSTS = /^\/api\/games\/[a-z0-9_]+\/advice\/puzzles$/;
 const PAGE = /^\/(r\/[A-Za-z0-9]{1,16}(\/tv)?\/?)?$/; // what index.html serves
 
 // --- install and activate ---------------------------------------------------
@@ -28,7 +25,12 @@ const PAGE = /^\/(r\/[A-Za-z0-9]{1,16}(\/tv)?\/?)?$/; // what index.html serves
 self.addEventListener("install", (event) => {
   // cache: "reload" skips the HTTP cache, which may still hold the old files
   event.waitUntil(
-    caches.open(SHELL_CACHE).then((cache) => cache.addAll(SHELL.map((url) => new Request(url, { cache: "reload" })))),
+    Promise.all([
+      caches.open(SHELL_CACHE).then((cache) => cache.addAll(SHELL.map((url) => new Request(url, { cache: "reload" })))),
+      // the puzzles' list, so the puzzles open offline even if never opened
+      // online (a tried move needs the server); without it the worker still installs
+      ...KEPT_POSTS.map((url) => keptAnswer(postOf(url)).catch(() => null)),
+    ]),
   );
   // No skipWaiting here: an open page keeps the version it started with.
 });
@@ -52,7 +54,7 @@ self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
   if (url.origin !== self.location.origin) return;
-  if (request.method === "POST" && KEPT_POSTS.test(url.pathname)) {
+  if (request.method === "POST" && KEPT_POSTS.includes(url.pathname)) {
     event.respondWith(keptAnswer(request));
     return;
   }
@@ -101,8 +103,16 @@ async function roomCache(code) {
   return caches.open(name);
 }
 
+// What the page sends for a kept POST's answer (piet/puzzles.js: an empty body).
+function postOf(url) {
+  return new Request(url, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
+}
+
+// The answer to a POST that reads the same for everyone (KEPT_POSTS): the
+// network's, kept under its URL (the Cache API keeps GETs only) for when there
+// is no network.
 async function keptAnswer(request) {
-  const key = new Request(request.url); // a GET of the same URL: the Cache API keeps GETs only
+  const key = new Request(request.url);
   try {
     const response = await fetch(request);
     if (response.ok) await (await caches.open(ANSWERS_CACHE)).put(key, response.clone());
