@@ -36,6 +36,7 @@ from support.browser import (
 )
 from support.server import create_room
 from support.ws_players import WsPlayer, phase_is
+from test_browser_piet import play_one_move, wait_for_turn
 from test_browser_replay import play_one_round
 from test_server_leak import CARDS
 
@@ -45,6 +46,13 @@ pytestmark = [
 ]
 
 STRINGS = catalog()
+
+
+def text(language: str, key: str) -> str:
+    """An interface string that counts nothing."""
+    found = STRINGS[language][key]
+    assert isinstance(found, str), key
+    return found
 PICTOMANIA = {"rounds": 1, "levels": [1], "custom_cards": CARDS}
 
 
@@ -168,7 +176,7 @@ def test_installable_and_open_with_no_network(browser: Any, server: Any, tmp_pat
         page.wait_for_selector(tid("room-offline"))
         for code in ("en", "de", "uk"):
             switch_language(page, code)  # the strings come from the worker's cache
-            assert STRINGS[code]["room.offline_body"] in page.inner_text(tid("room-offline"))
+            assert text(code, "room.offline_body") in page.inner_text(tid("room-offline"))
             fits_phone(page, tid("room-offline"))
             assert axe_serious(page) == [], code
             shot(page, f"pwa-offline-room-{code}")
@@ -289,6 +297,13 @@ LOCKS_JS = """(() => {
 HELD_JS = "() => window.__locks.filter((lock) => !lock.released).length"
 
 
+def allow_wake_lock(context: BrowserContext, page: Page, origin: str) -> None:
+    """Headless chromium asks no one: the permission is granted as a user would."""
+    context.new_cdp_session(page).send(
+        "Browser.setPermission", {"permission": {"name": "screen-wake-lock"},
+                                  "setting": "granted", "origin": origin})
+
+
 def held(page: Page, count: int) -> None:
     page.wait_for_function(f"() => ({HELD_JS})() === {count}")
 
@@ -301,9 +316,7 @@ def test_the_screen_stays_on_during_a_round(browser: Any, server: Any) -> None:
     others: list[WsPlayer] = []
     try:
         page.goto(server.http)
-        cdp = anna.context.new_cdp_session(page)
-        cdp.send("Browser.setPermission", {"permission": {"name": "screen-wake-lock"},
-                                           "setting": "granted", "origin": server.http})
+        allow_wake_lock(anna.context, page, server.http)
         join_page(page, f"{server.http}/r/{code}", "Anna", "red")  # the first seated: host
         for name, colour in (("Bob", "blue"), ("Cat", "green")):
             others.append(WsPlayer(server.ws, code))
@@ -347,6 +360,40 @@ def test_the_screen_stays_on_during_a_round(browser: Any, server: Any) -> None:
         anna.context.close()
         for p in others:
             p.close()
+
+
+def awake_page(browser: Any, server: Any, **context: Any) -> tuple[BrowserContext, Page]:
+    """A page that records its wake locks, allowed to take them."""
+    ctx = browser.new_context(**context)
+    ctx.set_default_timeout(TIMEOUT_MS)
+    page = ctx.new_page()
+    page.add_init_script(LOCKS_JS)
+    allow_wake_lock(ctx, page, server.http)
+    return ctx, page
+
+
+def test_piet_keeps_the_screen_on_while_it_is_your_move(browser: Any, server: Any) -> None:
+    code = create_room(server.http, "piet", {})
+    url = f"{server.http}/r/{code}"
+    ann_ctx, ann = awake_page(browser, server, viewport=PHONE)
+    bob_ctx, bob = awake_page(browser, server, viewport=PHONE)
+    try:
+        join_page(ann, url, "Ann")
+        join_page(bob, url, "Bob")
+        for pg in (ann, bob):
+            assert pg.evaluate("() => window.__locks.length") == 0
+        ann.click(tid("start-game"))
+        for pg in (ann, bob):
+            pg.wait_for_selector(tid("piet-palette"))
+        held(ann, 1)  # Ann's move
+        held(bob, 0)
+        play_one_move(ann, "0")
+        wait_for_turn(bob, 0)
+        held(bob, 1)  # Bob's move now
+        held(ann, 0)
+    finally:
+        ann_ctx.close()
+        bob_ctx.close()
 
 
 @pytest.mark.skipif(not lan_addresses(), reason="needs an address other than loopback")
