@@ -58,7 +58,11 @@ export class RoomConnection {
     // The network's own news: gone, the socket is dead (say so, stop trying);
     // back, reconnect at once instead of at the end of a backoff.
     this.onOffline = () => {
-      this.socket?.close();
+      // the closing handshake cannot finish now: this socket is let go at once
+      const socket = this.socket;
+      this.socket = null;
+      socket?.close();
+      this.lost();
       this.handlers.status?.("offline");
     };
     this.onOnline = () => {
@@ -69,9 +73,16 @@ export class RoomConnection {
     };
   }
 
-  // No network: the page says so until it is back (the "online" event reconnects).
+  // No network at all (the browser knows): the page says so until it is back,
+  // and the "online" event reconnects. A server that does not answer while the
+  // network is there is "reconnecting", with backoff.
   get offline() {
-    return !navigator.onLine || (!this.open && this.retry >= 2);
+    return !navigator.onLine;
+  }
+
+  // Tried and failed more than once: a page may show what it kept meanwhile.
+  get unreachable() {
+    return !this.open && this.retry >= 2;
   }
 
   connect() {
@@ -105,11 +116,9 @@ export class RoomConnection {
     });
     socket.addEventListener("message", (event) => this.receive(event.data));
     socket.addEventListener("close", (event) => {
-      clearInterval(this.pingTimer);
       if (this.socket !== socket) return;
       this.socket = null;
-      for (const { reject } of this.pending.values()) reject({ code: "disconnected" });
-      this.pending.clear();
+      this.lost();
       const fatal = event.code === 4404 || event.code === 4400;
       if (!this.stopped && !fatal && navigator.onLine) {
         const delay = Math.min(8000, 300 * 2 ** this.retry) * (0.75 + Math.random() / 2);
@@ -120,6 +129,13 @@ export class RoomConnection {
       this.handlers.status?.(navigator.onLine ? "closed" : "offline");
       this.handlers.closed?.(event.code);
     });
+  }
+
+  // The socket is gone: no pings, and every request waiting for an answer fails.
+  lost() {
+    clearInterval(this.pingTimer);
+    for (const { reject } of this.pending.values()) reject({ code: "disconnected" });
+    this.pending.clear();
   }
 
   receive(data) {

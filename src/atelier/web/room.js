@@ -79,9 +79,9 @@ export class Room {
       badge.hidden = status === "open";
       badge.textContent = this.statusText();
     }
-    if (!this.state && status !== "connecting" && this.conn.offline) {
-      // no network and nothing from the server yet: a finished game this device
-      // kept opens as it ended (its replays too: sw.js kept the drawings)
+    if (!this.state && status !== "connecting" && (this.conn.offline || this.conn.unreachable)) {
+      // no server and nothing from it yet: a finished game this device kept
+      // opens as it ended (its replays too: sw.js kept the drawings)
       this.state = keptGame(this.code);
       this.keptCopy = Boolean(this.state);
       this.render();
@@ -183,7 +183,7 @@ export class Room {
       this.dropScreen();
       this.shell(
         null,
-        this.conn.offline
+        this.conn.offline || this.conn.unreachable
           ? this.offlinePage()
           : h(
               "main",
@@ -215,8 +215,9 @@ export class Room {
     this.hostMenu.update(state);
   }
 
-  // A room that needs the server, with no network: says so; the connection
-  // comes back by itself (net.js) and the room shows.
+  // A room that needs the server, and no way to it (no network, or the
+  // server does not answer): says so; the connection comes back by itself
+  // (net.js) and the room shows.
   offlinePage() {
     return h(
       "main",
