@@ -278,6 +278,24 @@ def test_a_new_version_is_announced_and_taken_on_the_next_load(
         # and only the version in use is kept
         names = page.evaluate("() => caches.keys()")
         assert [n for n in names if n.startswith("atelier-shell-")] == [f"atelier-shell-{third}"]
+
+        # Two tabs: a load does not switch while the other still runs the old
+        # files; "Reload now" in one switches it, and the other says so.
+        other = context.new_page()
+        other.on("pageerror", lambda e: errors.append(str(e)))
+        other.goto(srv.http)
+        other.wait_for_selector(tid("start-page"))
+        fourth = deploy("four")
+        page.reload()
+        page.wait_for_selector(tid("update-ready"), timeout=60_000)
+        page.reload()
+        page.wait_for_selector(tid("update-ready"), timeout=60_000)
+        assert page.evaluate(MARK_JS) == '"three"'  # not alone: no switch
+        page.click(tid("update-reload"))
+        page.wait_for_function(f"{MARK_JS} === '\"four\"'", timeout=30_000)
+        assert page.evaluate(VERSION_JS) == fourth
+        other.wait_for_selector(tid("update-ready"))
+        assert other.evaluate(MARK_JS) == '"three"'  # its own files until it reloads
         assert errors == [], errors
     finally:
         context.close()

@@ -18,13 +18,18 @@ export async function takeWaitingVersion() {
   if (!supported || !navigator.serviceWorker.controller) return false;
   const registration = await navigator.serviceWorker.getRegistration().catch(() => null);
   if (!registration?.waiting) return false;
-  const switched = new Promise((resolve) => {
-    navigator.serviceWorker.addEventListener("controllerchange", () => resolve(true), { once: true });
-    // another page still on the old version: it stays, and this one says so
-    setTimeout(() => resolve(false), 1500);
+  const changed = new Promise((resolve) => {
+    navigator.serviceWorker.addEventListener("controllerchange", resolve, { once: true });
   });
-  registration.waiting.postMessage({ t: "activate-if-alone" });
-  if (!(await switched)) return false;
+  const answer = new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = (event) => resolve(Boolean(event.data?.switching));
+    registration.waiting.postMessage({ t: "activate-if-alone" }, [channel.port2]);
+    setTimeout(() => resolve(false), 3000); // a worker that does not answer: go on as we are
+  });
+  // another page still on the old version: this one goes on with it too, and says so
+  if (!(await answer)) return false;
+  await changed;
   reloading = true;
   location.reload();
   return true;

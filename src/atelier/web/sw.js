@@ -135,8 +135,9 @@ self.addEventListener("message", (event) => {
     // would be left running on the old files
     event.waitUntil(
       self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((pages) => {
-        if (pages.length <= 1) return self.skipWaiting();
-        return null;
+        const alone = pages.length <= 1;
+        event.ports[0]?.postMessage({ switching: alone });
+        return alone ? self.skipWaiting() : null;
       }),
     );
   } else if (msg.t === "version") {
