@@ -24,6 +24,7 @@ from atelier.server.app import WEB_DIR
 from atelier.server.cli import lan_addresses
 from support.browser import (
     CHROMIUM,
+    CSP_WATCH,
     INKED_JS,
     LAUNCH_ARGS,
     PHONE,
@@ -127,6 +128,7 @@ def test_installable_and_open_with_no_network(browser: Any, server: Any, tmp_pat
     page = context.pages[0]
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    page.add_init_script(CSP_WATCH)  # a blocked script, style or connection is an error too
     try:
         page.goto(server.http)
         page.wait_for_selector(tid("start-page"))
@@ -237,6 +239,7 @@ def test_a_new_version_is_announced_and_taken_on_the_next_load(
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
+    page.add_init_script(CSP_WATCH)  # a blocked script, style or connection is an error too
     try:
         page.goto(srv.http)
         page.wait_for_selector(tid("start-page"))

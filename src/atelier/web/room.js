@@ -29,6 +29,7 @@ export class Room {
     this.screen = null;
     this.status = "connecting";
     this.fatal = null;
+    this.waiting = null; // with no state yet: whether the page says the server is out of reach
     this.presence = new PresenceBar(this);
     this.hostMenu = new HostMenu(this);
     this.conn = new RoomConnection(
@@ -79,13 +80,18 @@ export class Room {
       badge.hidden = status === "open";
       badge.textContent = this.statusText();
     }
-    if (!this.state && status !== "connecting" && (this.conn.offline || this.conn.unreachable)) {
-      // no server and nothing from it yet: a finished game this device kept
-      // opens as it ended (its replays too: sw.js kept the drawings)
-      this.state = keptGame(this.code);
-      this.keptCopy = Boolean(this.state);
-      this.render();
-    }
+    if (this.state || status === "connecting") return;
+    // no server and nothing from it yet: a finished game this device kept
+    // opens as it ended (its replays too: sw.js kept the drawings)
+    this.state = this.cutOff ? keptGame(this.code) : null;
+    this.keptCopy = Boolean(this.state);
+    // else the page says why it waits, drawn again only when that changes
+    if (this.keptCopy || this.waiting !== this.cutOff) this.render();
+  }
+
+  // No network, or the server does not answer.
+  get cutOff() {
+    return this.conn.offline || this.conn.unreachable;
   }
 
   statusText() {
@@ -181,9 +187,10 @@ export class Room {
     const state = this.state;
     if (!state) {
       this.dropScreen();
+      this.waiting = this.cutOff;
       this.shell(
         null,
-        this.conn.offline || this.conn.unreachable
+        this.waiting
           ? this.offlinePage()
           : h(
               "main",
