@@ -11,6 +11,7 @@ import io
 import json
 import os
 import shutil
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -422,7 +423,10 @@ def test_a_plain_http_lan_address_says_how_to_keep_the_screen_on(
         browser: Any, server_factory: Any) -> None:
     """Browsers keep the wake lock (and service workers) from insecure pages:
     the lobby says once what to do instead."""
-    srv = server_factory("--host", "0.0.0.0")
+    with socket.socket() as probe:  # a port free on every address, not just loopback
+        probe.bind(("0.0.0.0", 0))
+        port = int(probe.getsockname()[1])
+    srv = server_factory("--host", "0.0.0.0", port=port)
     lan = f"http://{lan_addresses()[0]}:{srv.port}"
     code = create_room(srv.http, "pictomania", PICTOMANIA)
     for language in ("en", "de", "uk"):
