@@ -180,6 +180,9 @@ def test_installable_and_open_with_no_network(browser: Any, server: Any, tmp_pat
         for code in ("en", "de", "uk"):
             switch_language(page, code)  # the strings come from the worker's cache
             assert text(code, "room.offline_body") in page.inner_text(tid("room-offline"))
+            # the manifest a browser would install from speaks the page's language
+            manifest = page.get_attribute("link[rel=manifest]", "href")
+            assert manifest == f"/manifest.webmanifest?lang={code}"
             fits_phone(page, tid("room-offline"))
             assert axe_serious(page) == [], code
             shot(page, f"pwa-offline-room-{code}")
