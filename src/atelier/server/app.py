@@ -37,6 +37,8 @@ from atelier.server.http.advice import Advisor
 from atelier.server.http.decks import router as decks_router
 from atelier.server.http.errors import error_response, read_json_model, rule_error
 from atelier.server.http.pngs import PngCache
+from atelier.server.http.pwa import build_shell
+from atelier.server.http.pwa import router as pwa_router
 from atelier.server.http.qr import qr_svg
 from atelier.server.http.replays import AnimationCache, timeline_json
 from atelier.server.ink.intake import MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES
@@ -75,6 +77,8 @@ class ServerConfig:
     hello_seconds: float = HELLO_SECONDS  # an upgraded socket's time to say hello
     ink_limits: tuple[int, int] = (MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES)
     """Bytes of ink one drawing and one room may hold."""
+    web_dir: Path = WEB_DIR
+    """The web client's files (``--web-dir``): the installed package's by default."""
 
 
 class CreateRoom(BaseModel):
@@ -171,7 +175,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return rooms
 
     def index() -> Response:
-        return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+        return FileResponse(config.web_dir / "index.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/", include_in_schema=False)
     async def home() -> Response:
@@ -350,11 +354,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                            config.hello_seconds)
 
     app.include_router(decks_router)
+    app.include_router(pwa_router(build_shell(config.web_dir)))
     # a registered game's screens from outside web/ sit where web/NAME/ would,
     # so their imports of the shared modules ("../dom.js") read the same
     for name, folder in extra_screens().items():
         app.mount(f"/static/{name}", StaticFiles(directory=folder), name=f"static-{name}")
-    app.mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static")
+    app.mount("/static", StaticFiles(directory=config.web_dir, check_dir=False), name="static")
     # outermost: the headers reach answers made by the error handlers too
     app.add_middleware(SecurityHeaders)
     return app

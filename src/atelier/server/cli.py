@@ -11,6 +11,7 @@ import os
 import resource
 import socket
 import sys
+from pathlib import Path
 from typing import Any
 
 from atelier.server.edge.addresses import (
@@ -129,6 +130,8 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--extra-game", action="append", default=[], metavar="MODULE:ATTRIBUTE",
                     help="also host this game (rules: the object named, GAME by default; "
                     "screens: its module's WEB folder; repeatable; docs/architecture.md)")
+    ap.add_argument("--web-dir", default=None, metavar="DIR",
+                    help="serve the web client from DIR instead of the installed one")
     ap.add_argument("--log-level", default="warning")
     ap.add_argument("--workers", type=int, default=1,
                     help="server processes behind this address, each room in one of them "
@@ -233,6 +236,8 @@ def main(argv: list[str]) -> int:
         ),
         hello_seconds=args.hello_timeout,
     )
+    if args.web_dir:
+        config.web_dir = Path(args.web_dir).resolve()
     if args.ink_limits:
         drawing, room = (int(x) for x in args.ink_limits.split(","))
         config.ink_limits = (drawing, room)

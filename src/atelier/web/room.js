@@ -12,6 +12,8 @@ import { HostMenu } from "./host_menu.js";
 import { followGame, renderTvLobby, tvCorner } from "./tv.js";
 import { CueWatcher } from "./cues.js";
 import { setRole } from "./sound.js";
+import { keepAwake } from "./wake.js";
+import { keepGame, keptGame } from "./kept.js";
 
 export class Room {
   constructor(code, { shell, tv = false }) {
@@ -27,6 +29,7 @@ export class Room {
     this.screen = null;
     this.status = "connecting";
     this.fatal = null;
+    this.waiting = null; // with no state yet: whether the page says the server is out of reach
     this.presence = new PresenceBar(this);
     this.hostMenu = new HostMenu(this);
     this.conn = new RoomConnection(
@@ -57,6 +60,7 @@ export class Room {
     this.screen = null;
     this.cues.stop();
     this.conn.close();
+    keepAwake(false);
   }
 
   languageChanged(code) {
@@ -70,12 +74,28 @@ export class Room {
 
   onStatus(status) {
     this.status = status;
-    document.body.dataset.connection = status;
+    document.body.dataset.connection = this.conn.offline && status !== "open" ? "offline" : status;
     const badge = document.querySelector("[data-testid=connection]");
     if (badge) {
       badge.hidden = status === "open";
-      badge.textContent = t("room.reconnecting");
+      badge.textContent = this.statusText();
     }
+    if (this.state || status === "connecting") return;
+    // no server and nothing from it yet: a finished game this device kept
+    // opens as it ended (its replays too: sw.js kept the drawings)
+    this.state = this.cutOff ? keptGame(this.code) : null;
+    this.keptCopy = Boolean(this.state);
+    // else the page says why it waits, drawn again only when that changes
+    if (this.keptCopy || this.waiting !== this.cutOff) this.render();
+  }
+
+  // No network, or the server does not answer.
+  get cutOff() {
+    return this.conn.offline || this.conn.unreachable;
+  }
+
+  statusText() {
+    return this.conn.offline ? t("room.offline") : t("room.reconnecting");
   }
 
   onClosed(code) {
@@ -91,6 +111,8 @@ export class Room {
         setRole(Boolean(msg.you?.player));
         this.cues.onState(msg);
         this.state = msg;
+        this.keptCopy = false;
+        if (msg.room.phase === "over" && !this.tv) keepGame(this.code, msg);
         this.noteTakenOut(msg);
         setDeckLanguage(msg.room?.settings?.language || msg.room?.language);
         this.render();
@@ -140,6 +162,11 @@ export class Room {
   }
 
   render() {
+    this.draw();
+    keepAwake(this.awake());
+  }
+
+  draw() {
     if (this.fatal) {
       this.dropScreen();
       this.shell(
@@ -160,9 +187,16 @@ export class Room {
     const state = this.state;
     if (!state) {
       this.dropScreen();
+      this.waiting = this.cutOff;
       this.shell(
         null,
-        h("main", { class: "page center", testid: "room-loading" }, h("p", { class: "muted" }, t("room.connecting"))),
+        this.waiting
+          ? this.offlinePage()
+          : h(
+              "main",
+              { class: "page center", testid: "room-loading" },
+              h("p", { class: "muted" }, t("room.connecting")),
+            ),
       );
       return;
     }
@@ -188,6 +222,31 @@ export class Room {
     this.hostMenu.update(state);
   }
 
+  // A room that needs the server, and no way to it (no network, or the
+  // server does not answer): says so; the connection comes back by itself
+  // (net.js) and the room shows.
+  offlinePage() {
+    return h(
+      "main",
+      { class: "page", testid: "room-offline" },
+      h(
+        "section",
+        { class: "card", role: "status" },
+        h("h2", {}, t("room.offline_title")),
+        h("p", {}, t("room.offline_body")),
+        h("a", { class: "btn", href: "/" }, t("room.back_home")),
+      ),
+    );
+  }
+
+  // The screen stays on while a round needs this device: a player's (or the
+  // TV's) during play; a screen may narrow it (Piet: while it is this page's move).
+  awake() {
+    const state = this.state;
+    if (this.fatal || this.keptCopy || state?.room.phase !== "playing" || !(this.isPlayer || this.tv)) return false;
+    return this.screen?.awake?.() ?? true;
+  }
+
   dropScreen() {
     this.hostMenu.close();
     this.screen?.destroy?.();
@@ -195,10 +254,6 @@ export class Room {
   }
 
   connectionBadge() {
-    return h(
-      "span",
-      { class: "conn-badge", testid: "connection", hidden: this.status === "open" },
-      t("room.reconnecting"),
-    );
+    return h("span", { class: "conn-badge", testid: "connection", hidden: this.status === "open" }, this.statusText());
   }
 }
