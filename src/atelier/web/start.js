@@ -1,6 +1,7 @@
 // The start page: create a room, or join one by its short code.
 
 import { h, radioKeys, toast } from "./dom.js";
+import { formIsValid } from "./field_check.js";
 import { errorText, lang, LANGUAGES, t } from "./i18n.js";
 import { rulesButton } from "./rules.js";
 import { startChoices } from "./settings.js";
@@ -56,6 +57,8 @@ export function renderStart({ shell, go }) {
 
   async function create(event) {
     event.preventDefault();
+    // a refused field says why under itself and gets focus (field_check.js)
+    if (!formIsValid(event.target)) return;
     createButton.disabled = true;
     try {
       const response = await fetch(`/api/rooms?lang=${lang()}`, {
@@ -124,7 +127,8 @@ export function renderStart({ shell, go }) {
       ),
       h(
         "form",
-        { class: "card", testid: "create-form", onsubmit: create },
+        // novalidate: the page shows why a field is refused, in its own language
+        { class: "card", testid: "create-form", onsubmit: create, novalidate: true },
         h("h2", {}, t("start.new_room")),
         h("div", { class: "field" }, h("span", { class: "label" }, t("start.game")), gameList),
         h("label", { class: "field" }, h("span", { class: "label" }, t("start.word_language")), wordLang),
