@@ -143,7 +143,7 @@ def create_form_message(page: Any, value: str) -> str:
     assert page.get_attribute(field, "aria-invalid") == "true"
     assert page.get_attribute(field, "aria-describedby") == "setting-drawing_time_limit-value-error"
     assert page.url.rstrip("/").count("/r/") == 0
-    return page.inner_text(message)
+    return str(page.inner_text(message))
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)
