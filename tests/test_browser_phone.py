@@ -227,9 +227,10 @@ class Checker:
 # --- fixtures and helpers -------------------------------------------------------------
 
 
-def new_phone(browser: Browser, lang: str, errors: list[str]) -> Page:
+def new_phone(browser: Browser, lang: str, errors: list[str],
+              size: ViewportSize = PHONE) -> Page:
     # Reduced motion: each screen is checked as it stands, not halfway through a flip.
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+    context = browser.new_context(viewport=size, device_scale_factor=2, is_mobile=True,
                                   has_touch=True, locale=LOCALES[lang], reduced_motion="reduce")
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
