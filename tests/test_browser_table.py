@@ -622,11 +622,15 @@ def test_the_first_editions_enlarged_drawing_stays_large(
         assert enlarged["width"] >= MIN_ENLARGED, enlarged
         assert enlarged["y"] >= 0 and enlarged["y"] + enlarged["height"] <= tall, enlarged
         assert host.locator(f"{tid('focus')} .word-card").count() == 6
+        assert broken_words(host) == []
+        # every word is reached by scrolling the cards alone: the drawing stays
         words = host.locator(f"{tid('focus')} button.word")
+        assert words.count() == 42
         for i in range(words.count()):
+            words.nth(i).scroll_into_view_if_needed()
             box = words.nth(i).bounding_box()
             assert box and box["y"] >= 0 and box["y"] + box["height"] <= tall, (i, box)
-        assert broken_words(host) == []
+            assert host.locator(tid("focus-canvas")).bounding_box() == enlarged, i
     finally:
         for bot in bots:
             bot.close()
