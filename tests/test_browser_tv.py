@@ -262,7 +262,7 @@ def stacks_fit(page: Any) -> list[str]:
     """What keeps the six stacks from being in view together, if anything."""
     m = page.evaluate(STACKS_JS)
     boxes = m["boxes"]
-    problems = [] if len(boxes) == 6 else [f"{len(boxes)} stacks"]
+    problems: list[str] = [] if len(boxes) == 6 else [f"{len(boxes)} stacks"]
     if boxes:
         first = min(b[1] for b in boxes)
         last = max(b[3] for b in boxes)
@@ -273,7 +273,8 @@ def stacks_fit(page: Any) -> list[str]:
                      if b[0] < -1 or b[2] > m["vw"] + 1]
     if m["scrollW"] > m["vw"] + 1:
         problems.append(f"the page is {m['scrollW']} px wide")
-    return problems + page.evaluate(SPILLS_JS)
+    spills: list[str] = page.evaluate(SPILLS_JS)
+    return problems + spills
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "uk"])
