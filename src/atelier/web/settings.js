@@ -234,7 +234,10 @@ export function settingsEditor(game, settings, { editable, onChange, skip = [] }
     const body = editable
       ? control(game, field, value, hint, onChange)
       : h("span", { class: "value", testid: `setting-${field}` }, display(game, field, value, hint));
-    if (editable && hint.disabled?.(settings)) body.disabled = true;
+    if (editable && hint.disabled?.(settings)) {
+      // a number comes wrapped with its message: the field inside is what is disabled
+      for (const el of [body, ...body.querySelectorAll("input, select")]) el.disabled = true;
+    }
     rows.push(
       h(
         "div",
