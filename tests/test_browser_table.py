@@ -49,7 +49,10 @@ NAMES = {
     "uk": ["Олександра-Костянтин", "Володимир-Святославо", "Ярославна-Мирославів",
            "Олена", "Богдана", "Зеновій"],
 }
-MIN_CANVAS = 320  # css px on a 360 px wide phone
+MIN_CANVAS = {740: 320, 640: 280}
+"""css px on a 360 px wide phone, by its height: at 640 the canvas is as tall
+as the word, tools, strip and buttons leave it (293-315 px measured), no longer
+the screen's width."""
 PHONES: list[ViewportSize] = [{"width": 360, "height": 740}, {"width": 360, "height": 640}]
 MIN_ENLARGED = 240  # css px: the enlarged drawing a guess is made on, six cards beside it
 
@@ -105,6 +108,14 @@ OVERLAP_JS = """() => {
   const out = [];
   const name = (el) => el.dataset.testid || el.className;
   const boxes = parts.map((el) => [el, el.getBoundingClientRect()]);
+  // an entry of the away strip drawn over the next one (what it cuts short stays inside)
+  for (const li of document.querySelectorAll('.presence-list li')) {
+    const box = li.getBoundingClientRect();
+    if (getComputedStyle(li).overflowX !== 'visible') continue;
+    if ([...li.children].some((c) => c.getBoundingClientRect().right > box.right + 1)) {
+      out.push(`away strip: ${li.textContent} spills over the next`);
+    }
+  }
   for (const [el, r] of boxes) {
     if (r.left < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) {
       out.push(`outside: ${name(el)}`);
@@ -193,7 +204,7 @@ class Findings:
         if top < 0:
             self.problems.append(f"{screen}: canvas above the screen")
         self.figures[screen] = [round(w), round(h)]
-        if w < MIN_CANVAS or abs(w - h) > 8:
+        if w < MIN_CANVAS[size["height"]] or abs(w - h) > 8:
             self.problems.append(f"{screen}: canvas {w:.0f}x{h:.0f}")
         if left < 0 or right > size["width"] or bottom > size["height"]:
             self.problems.append(f"{screen}: canvas outside the screen")
