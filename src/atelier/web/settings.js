@@ -2,7 +2,7 @@
 // editor follows the engine. Bounds, choices and defaults come from the game's
 // declaration, served as a JSON schema (GET /api/games/<game>/settings-schema);
 // a game's hints (its descriptor's ``hints``, games.js) only add what a form
-// needs besides (order of choices, steps, which fields go together); its
+// needs besides (order of choices, which fields go together); its
 // ``startFields`` are offered on the start page. A number field's step and the
 // value a ticked optional field starts at are declared with its bounds (the
 // schema's "step" and "examples"), so a test on the server can check that every
