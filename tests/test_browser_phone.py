@@ -20,8 +20,17 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from atelier.i18n import translate
 from support.actions import apply_json
-from support.browser import ARTIFACTS, CHROMIUM, axe_serious, join_page, tid, words_problems
+from support.browser import (
+    ARTIFACTS,
+    CHROMIUM,
+    axe_serious,
+    join_page,
+    shot,
+    tid,
+    words_problems,
+)
 from support.server import ServerProcess
 
 pytestmark = [
@@ -228,9 +237,10 @@ class Checker:
 # --- fixtures and helpers -------------------------------------------------------------
 
 
-def new_phone(browser: Browser, lang: str, errors: list[str]) -> Page:
+def new_phone(browser: Browser, lang: str, errors: list[str],
+              size: ViewportSize = PHONE) -> Page:
     # Reduced motion: each screen is checked as it stands, not halfway through a flip.
-    context = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True,
+    context = browser.new_context(viewport=size, device_scale_factor=2, is_mobile=True,
                                   has_touch=True, locale=LOCALES[lang], reduced_motion="reduce")
     context.set_default_timeout(TIMEOUT_MS)
     page = context.new_page()
@@ -548,6 +558,41 @@ def test_start_page_shows_joining_first(browser: Browser, module_server: ServerP
         assert page.evaluate(
             "() => document.querySelector('[data-testid=join-code]').labels[0]?.textContent"
         ).strip()
+    finally:
+        page.context.close()
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "uk"])
+def test_learn_piet_is_found_without_scrolling(browser: Browser, module_server: ServerProcess,
+                                               lang: str) -> None:
+    """The guided first game's card is the start page's last; a link at the top
+    of a phone's screen names it and brings it into view, its button focused."""
+    errors: list[str] = []
+    page = new_phone(browser, lang, errors)
+    try:
+        page.goto(module_server.http + "/")
+        page.wait_for_selector(tid("start-page"))
+        link = page.locator(tid("jump-start-card-piet"))
+        box = link.bounding_box()
+        assert box and box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"], box
+        assert box["height"] >= 24  # a target a finger hits
+        title = translate("learn.tutorial.title", lang)
+        assert link.inner_text().startswith(title)
+        shot(page, f"phone-{lang}-start-top")
+        card = page.locator(tid("piet-tutorial-offer"))
+        card_box = card.bounding_box()
+        assert card_box and card_box["y"] > PHONE["height"], "the card is far below"
+        tap(page, tid("jump-start-card-piet"))
+        page.wait_for_function(
+            "() => { const r = document.querySelector('[data-testid=piet-tutorial-start]')"
+            ".getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }")
+        assert page.evaluate("() => document.activeElement.dataset.testid") == "piet-tutorial-start"
+        assert page.evaluate("() => location.pathname") == "/"
+        # joining still comes first: the code field stays above the fold
+        page.evaluate("() => scrollTo(0, 0)")
+        code = page.locator(tid("join-room")).bounding_box()
+        assert code and code["y"] + code["height"] <= PHONE["height"], code
     finally:
         page.context.close()
     assert not errors, errors

@@ -1,4 +1,5 @@
-"""What a table of six meets: 360x740 touch phones where drawing comes first,
+"""What a table of six meets: 360x740 and 360x640 touch phones where drawing
+comes first (a spectator's too),
 and a TV at 1280x720 and 1920x1080 that shows the whole table by itself.
 
 Measured, not eyeballed: the canvas each role draws on (every player count
@@ -15,7 +16,7 @@ import os
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page
+from playwright.sync_api import Browser, Page, ViewportSize
 
 from support.browser import ARTIFACTS, CHROMIUM, join_page, shot, tid
 from support.server import ServerProcess
@@ -48,7 +49,12 @@ NAMES = {
     "uk": ["Олександра-Костянтин", "Володимир-Святославо", "Ярославна-Мирославів",
            "Олена", "Богдана", "Зеновій"],
 }
-MIN_CANVAS = 320  # css px on a 360 px wide phone
+MIN_CANVAS = {740: 320, 640: 280}
+"""css px on a 360 px wide phone, by its height: at 640 the canvas is as tall
+as the word, tools, strip and buttons leave it (293-315 px measured), no longer
+the screen's width."""
+PHONES: list[ViewportSize] = [{"width": 360, "height": 740}, {"width": 360, "height": 640}]
+MIN_ENLARGED = 240  # css px: the enlarged drawing a guess is made on, six cards beside it
 
 # --- what the page is measured by ---------------------------------------------------
 
@@ -102,6 +108,14 @@ OVERLAP_JS = """() => {
   const out = [];
   const name = (el) => el.dataset.testid || el.className;
   const boxes = parts.map((el) => [el, el.getBoundingClientRect()]);
+  // an entry of the away strip drawn over the next one (what it cuts short stays inside)
+  for (const li of document.querySelectorAll('.presence-list li')) {
+    const box = li.getBoundingClientRect();
+    if (getComputedStyle(li).overflowX !== 'visible') continue;
+    if ([...li.children].some((c) => c.getBoundingClientRect().right > box.right + 1)) {
+      out.push(`away strip: ${li.textContent} spills over the next`);
+    }
+  }
   for (const [el, r] of boxes) {
     if (r.left < -1 || r.right > innerWidth + 1 || r.bottom > innerHeight + 1) {
       out.push(`outside: ${name(el)}`);
@@ -186,12 +200,13 @@ class Findings:
 
     def canvas(self, page: Page, screen: str) -> None:
         w, h, left, right, top, bottom = canvas(page)
+        size = page.viewport_size or {"width": 0, "height": 0}
         if top < 0:
             self.problems.append(f"{screen}: canvas above the screen")
         self.figures[screen] = [round(w), round(h)]
-        if w < MIN_CANVAS or abs(w - h) > 8:
+        if w < MIN_CANVAS[size["height"]] or abs(w - h) > 8:
             self.problems.append(f"{screen}: canvas {w:.0f}x{h:.0f}")
-        if left < 0 or right > 360 or bottom > 740:
+        if left < 0 or right > size["width"] or bottom > size["height"]:
             self.problems.append(f"{screen}: canvas outside the screen")
 
     def layout(self, page: Page, screen: str) -> None:
@@ -261,15 +276,17 @@ def into_drawing(game: str, host: Page, phones: list[Page], bots: list[WsPlayer]
 # --- the tests --------------------------------------------------------------------------
 
 
+@pytest.mark.parametrize("phone", PHONES, ids=lambda p: f"{p['width']}x{p['height']}")
 @pytest.mark.parametrize("lang", ["en", "de", "uk"])
 def test_the_canvas_comes_first_for_every_role_and_count(
-    browser: Browser, module_server: ServerProcess, lang: str
+    browser: Browser, module_server: ServerProcess, lang: str, phone: ViewportSize
 ) -> None:
     """The host's and a guest's canvas in both drawing games with 3 to 6 players,
     then a host whose away strip and sheet grow as players drop out."""
     errors: list[str] = []
-    found = Findings(f"canvas-{lang}")
-    host, guest = new_phone(browser, lang, errors), new_phone(browser, lang, errors)
+    tall = phone["height"]
+    found = Findings(f"canvas-{lang}-{tall}")
+    host, guest = new_phone(browser, lang, errors, phone), new_phone(browser, lang, errors, phone)
     names = NAMES[lang]
     try:
         for game in ("pictomania", "incognito"):
@@ -289,8 +306,8 @@ def test_the_canvas_comes_first_for_every_role_and_count(
                     found.layout(page, screen)
                     found.words(page, screen)
                 if count == 6:
-                    shot(host, f"table-{lang}-{game}-6-host")
-                    shot(guest, f"table-{lang}-{game}-6-guest")
+                    shot(host, f"table-{lang}-{tall}-{game}-6-host")
+                    shot(guest, f"table-{lang}-{tall}-{game}-6-guest")
                     away_strip_grows(game, host, guest, bots, found)
                 for bot in bots:
                     bot.close()
@@ -330,7 +347,8 @@ def away_strip_grows(game: str, host: Page, guest: Page, bots: list[WsPlayer],
     if game == "pictomania":
         assert host.locator(f"{tid('host-sheet')} {tid('host-stop')}").count() == 1
     sheet = host.locator(tid("host-sheet")).bounding_box()
-    assert sheet and sheet["y"] >= 0 and sheet["y"] + sheet["height"] <= 740, sheet
+    height = host.viewport_size["height"] if host.viewport_size else 0
+    assert sheet and sheet["y"] >= 0 and sheet["y"] + sheet["height"] <= height, sheet
     found.words(host, f"{game}-host-sheet")
     shot(host, f"table-{game}-host-sheet")
     tap(host, tid("host-sheet-close"))
@@ -506,3 +524,126 @@ def incognito_round(srv: ServerProcess, phones: list[Page], tvs: list[Page], lan
     tv_check(tvs, found, "ig-over", tid("ig-winners"), f"{tid('ig-winners')} li")
     host.wait_for_selector(tid("ig-over"))
     found.words(host, "ig-over")
+
+
+# Every tile of the others' drawings: its drawing's width, and whether the tile
+# lies wholly inside the viewport.
+TILES_JS = """() => [...document.querySelectorAll('[data-testid=drawings] .tile')].map((t) => {
+  const r = t.getBoundingClientRect();
+  const frame = t.querySelector('.canvas-frame').getBoundingClientRect();
+  return [Math.round(frame.width), r.left >= -1 && r.top >= -1 && r.right <= innerWidth + 1
+          && r.bottom <= innerHeight + 1];
+})"""
+SCROLLS_JS = "() => document.scrollingElement.scrollHeight > innerHeight + 1"
+MIN_SPECTATOR_TILE = 110  # css px: the old grid's three columns at 360 px, the least a phone gets
+
+
+@pytest.mark.parametrize("phone", PHONES, ids=lambda p: f"{p['width']}x{p['height']}")
+@pytest.mark.parametrize("lang", ["en", "de", "uk"])
+def test_a_spectators_phone_shows_every_drawing_first(
+    browser: Browser, module_server: ServerProcess, lang: str, phone: ViewportSize
+) -> None:
+    """Six draw, one more watches on a phone: all six drawings in view at once,
+    nothing scrolls, and the cards are one tap away (and back)."""
+    errors: list[str] = []
+    tall = phone["height"]
+    found = Findings(f"spectator-{lang}-{tall}")
+    host, watcher = new_phone(browser, lang, errors, phone), new_phone(browser, lang, errors, phone)
+    names = NAMES[lang]
+    bots: list[WsPlayer] = []
+    try:
+        code = make_room(module_server, "pictomania", drawing_settings("pictomania", lang), lang,
+                         host)
+        join_page(host, f"{module_server.http}/r/{code}", names[0], COLOURS[0])
+        for i in range(1, 6):
+            bot = WsPlayer(module_server.ws, code)
+            bot.join(names[i], COLOURS[i])
+            bots.append(bot)
+        watcher.goto(f"{module_server.http}/r/{code}")
+        watcher.wait_for_selector(tid("lobby-join"))
+        into_drawing("pictomania", host, [host], bots)
+        watcher.wait_for_selector(f"{tid('drawings')} .tile >> nth=5")
+        tiles = watcher.evaluate(TILES_JS)
+        found.figures["spectator-tiles"] = [w for w, _ in tiles]
+        assert len(tiles) == 6
+        for width, inside in tiles:
+            if not inside or width < MIN_SPECTATOR_TILE:
+                found.problems.append(f"spectator: a drawing {width} px wide, in view: {inside}")
+        if watcher.evaluate(SCROLLS_JS):
+            found.problems.append("spectator: the page scrolls")
+        assert watcher.locator(tid("cards-panel")).is_hidden()
+        found.layout(watcher, "spectator-drawings")
+        found.words(watcher, "spectator-drawings")
+        shot(watcher, f"table-{lang}-{tall}-spectator-drawings")
+
+        tap(watcher, tid("pane-toggle"))
+        watcher.wait_for_selector(f"{tid('cards-panel')} .word-card")
+        cards = watcher.locator(tid("cards-panel")).bounding_box()
+        assert cards and cards["y"] < tall / 2, cards  # the cards take the screen
+        for width, inside in watcher.evaluate(TILES_JS):
+            if not inside:  # the drawings stay in view as a strip
+                found.problems.append(f"spectator cards: a drawing {width} px out of view")
+        if watcher.evaluate(SCROLLS_JS):
+            found.problems.append("spectator cards: the page scrolls")
+        found.layout(watcher, "spectator-cards")
+        found.words(watcher, "spectator-cards")
+        shot(watcher, f"table-{lang}-{tall}-spectator-cards")
+        tap(watcher, tid("pane-toggle"))
+        watcher.wait_for_selector(tid("cards-panel"), state="hidden")
+    finally:
+        found.write()
+        for bot in bots:
+            bot.close()
+        host.context.close()
+        watcher.context.close()
+    print(json.dumps(found.figures))
+    assert not found.problems, "\n".join(found.problems)
+    assert not errors, errors
+
+
+@pytest.mark.parametrize("phone", PHONES, ids=lambda p: f"{p['width']}x{p['height']}")
+@pytest.mark.parametrize("lang", ["en", "de", "uk"])
+def test_the_first_editions_enlarged_drawing_stays_large(
+    browser: Browser, module_server: ServerProcess, lang: str, phone: ViewportSize
+) -> None:
+    """The first edition deals six cards, all beside the enlarged drawing a
+    guess is made on (the decks' longest words): the drawing keeps at least
+    240 px, and every word stays in view."""
+    errors: list[str] = []
+    tall = phone["height"]
+    host = new_phone(browser, lang, errors, phone)
+    names = NAMES[lang]
+    bots: list[WsPlayer] = []
+    try:
+        settings = {**drawing_settings("pictomania", lang), "edition": "first",
+                    "custom_cards": long_cards(lang, 6)}
+        code = make_room(module_server, "pictomania", settings, lang, host)
+        join_page(host, f"{module_server.http}/r/{code}", names[0], COLOURS[0])
+        for i in (1, 2):
+            bot = WsPlayer(module_server.ws, code)
+            bot.join(names[i], COLOURS[i])
+            bots.append(bot)
+        into_drawing("pictomania", host, [host], bots)
+        tap(host, f"{tid('drawings')} .tile")
+        host.wait_for_selector(tid("focus"))
+        enlarged = host.locator(tid("focus-canvas")).bounding_box()
+        assert enlarged, "no enlarged drawing"
+        print(json.dumps({f"pm1-focus-{lang}-{tall}": round(enlarged["width"])}))
+        shot(host, f"table-{lang}-{tall}-pm1-focus")
+        assert enlarged["width"] >= MIN_ENLARGED, enlarged
+        assert enlarged["y"] >= 0 and enlarged["y"] + enlarged["height"] <= tall, enlarged
+        assert host.locator(f"{tid('focus')} .word-card").count() == 6
+        assert broken_words(host) == []
+        # every word is reached by scrolling the cards alone: the drawing stays
+        words = host.locator(f"{tid('focus')} button.word")
+        assert words.count() == 42
+        for i in range(words.count()):
+            words.nth(i).scroll_into_view_if_needed()
+            box = words.nth(i).bounding_box()
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= tall, (i, box)
+            assert host.locator(tid("focus-canvas")).bounding_box() == enlarged, i
+    finally:
+        for bot in bots:
+            bot.close()
+        host.context.close()
+    assert not errors, errors

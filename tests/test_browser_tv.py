@@ -215,3 +215,127 @@ def test_tv_in_incognito_sees_no_word_and_no_ink_before_their_time(
         context.close()
         for p in players:
             p.close()
+
+
+# Twenty characters with nothing to break at: the longest name a player may choose.
+LONG_NAMES = {
+    "en": ["Bartholomew-Fitzgera", "Maximiliana-Winterbo", "Christopher-Anderson",
+           "Benjamin", "Dominika", "Frederika"],
+    "de": ["Hildegard-Schwarzkop", "Friedrich-Wilhelmsen", "Gottfried-Lichtenber",
+           "Schimpanse", "Dominika", "Frederika"],
+    "uk": ["Олександра-Костянтин", "Володимир-Святославо", "Ярославна-Мирославів",
+           "Олена", "Богдана", "Зеновій"],
+}
+COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"]
+# Where the stacks lie on the page (scrolled or not), and the viewport: all six
+# are in view at once when the page's scroll can show them together.
+STACKS_JS = """() => {
+  const top = document.querySelector('.topbar')?.getBoundingClientRect().bottom ?? 0;
+  const boxes = [...document.querySelectorAll('.stack-card')].map((el) => {
+    const r = el.getBoundingClientRect();
+    return [r.left, r.top + scrollY, r.right, r.bottom + scrollY];
+  });
+  return {boxes, top, vw: innerWidth, vh: innerHeight,
+          scrollW: document.documentElement.scrollWidth};
+}"""
+
+
+# Whatever sticks out of its stack (a long word that does not fit beside the
+# drawing); what a box cuts short with an ellipsis stays inside its box.
+SPILLS_JS = """() => [...document.querySelectorAll('.stack-card')].flatMap((card) => {
+  const c = card.getBoundingClientRect();
+  const clipped = (el) => {
+    for (let a = el.parentElement; a && a !== card; a = a.parentElement) {
+      if (getComputedStyle(a).overflowX !== 'visible') return true;
+    }
+    return false;
+  };
+  return [...card.querySelectorAll('*')].filter((el) => {
+    if (clipped(el)) return false;
+    const r = el.getBoundingClientRect();
+    return r.width && (r.right > c.right + 1 || r.left < c.left - 1 || r.bottom > c.bottom + 1);
+  }).map((el) => `${card.dataset.testid}: ${el.className} "${el.textContent}" sticks out`);
+})"""
+
+
+def stacks_fit(page: Any) -> list[str]:
+    """What keeps the six stacks from being in view together, if anything."""
+    m = page.evaluate(STACKS_JS)
+    boxes = m["boxes"]
+    problems: list[str] = [] if len(boxes) == 6 else [f"{len(boxes)} stacks"]
+    if boxes:
+        first = min(b[1] for b in boxes)
+        last = max(b[3] for b in boxes)
+        if last - first > m["vh"] - m["top"] + 1:
+            problems.append(f"the stacks are {last - first:.0f} px tall, "
+                            f"the screen shows {m['vh'] - m['top']:.0f}")
+        problems += [f"a stack from x {b[0]:.0f} to {b[2]:.0f}" for b in boxes
+                     if b[0] < -1 or b[2] > m["vw"] + 1]
+    if m["scrollW"] > m["vw"] + 1:
+        problems.append(f"the page is {m['scrollW']} px wide")
+    spills: list[str] = page.evaluate(SPILLS_JS)
+    return problems + spills
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "uk"])
+def test_the_tv_reveal_shows_all_six_stacks_at_once(browser: Any, server: Any,
+                                                    lang: str) -> None:
+    """Six players with the longest names, the decks' longest words, five
+    guesses on every drawing: at 1280x720 every stack of the reveal is in view
+    at once, face down at first and turned over at the end."""
+    from test_browser_phone import long_cards
+
+    code = create_room(server.http, "pictomania", {
+        "rounds": 1, "language": lang, "custom_cards": long_cards(lang, 3),
+        "custom_mode": "instead"})
+    context = browser.new_context(viewport={"width": 1280, "height": 720},
+                                  locale={"en": "en-GB", "de": "de-DE", "uk": "uk-UA"}[lang],
+                                  reduced_motion="reduce")  # measured as it stands, not mid-flip
+    context.set_default_timeout(20_000)
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    players: list[WsPlayer] = []
+    try:
+        page.goto(f"{server.http}/r/{code}/tv")
+        page.wait_for_selector("[data-testid=tv-lobby]")
+        for name, colour in zip(LONG_NAMES[lang], COLOURS, strict=True):
+            p = WsPlayer(server.ws, code)
+            p.join(name, colour)
+            players.append(p)
+        players[0].request({"t": "start"})
+        for p in players:
+            p.state(phase_is("display"))
+            p.act({"type": "ready"})
+        for i, p in enumerate(players):
+            p.state(phase_is("drawing"))
+            p.draw(line_across(700 + 300 * i, 0))
+        for i, p in enumerate(players):  # everyone guesses on every other drawing
+            others = [s for s in range(6) if s != i]
+            for number, target in enumerate(others, 1):
+                p.act({"type": "guess", "target": target, "number": number})
+        for p in players:
+            p.act({"type": "done"})
+
+        page.wait_for_selector("[data-testid=pm-review]")
+        page.wait_for_selector(".stack-card >> nth=5")
+        assert stacks_fit(page) == []
+        # in view on the screen itself, not only together: the reveal starts at the top
+        for i in range(6):
+            box = page.locator(".stack-card").nth(i).bounding_box()
+            assert box and box["y"] >= 0 and box["y"] + box["height"] <= 720, (i, box)
+        # The whole reveal at the TV's pace takes a minute and a half: the skip
+        # button (which the TV hides: nobody taps it) brings its end at once.
+        page.wait_for_selector(".stack-card.turned")
+        page.evaluate("() => document.querySelector('[data-testid=reveal-skip]').click()")
+        page.wait_for_function(
+            "() => document.querySelectorAll('.stack-card.turned').length === 6"
+            " && document.querySelectorAll('[data-testid=revealed-guess]').length === 30")
+        assert stacks_fit(page) == []
+        page.evaluate("() => scrollTo(0, 0)")
+        shot(page, f"tv-reveal-six-{lang}")
+        assert errors == [], errors
+    finally:
+        for p in players:
+            p.close()
+        context.close()

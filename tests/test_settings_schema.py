@@ -84,3 +84,44 @@ def test_values_are_kept_as_the_host_sent_them() -> None:
     full = incognito.validate_settings({"countdown": 7, "drawing_time_limit": 12.5}, 3)
     assert (full["countdown"], full["drawing_time_limit"]) == (7, 12.5)
     assert isinstance(full["countdown"], int)
+
+
+def form_values(spec: dict[str, Any], option: dict[str, Any]) -> list[float]:
+    """The numbers a form starts a field at: its default, the value a ticked
+    optional field is offered with (``examples``), and its maximum."""
+    values = [v for v in [spec.get("default"), *spec.get("examples", []), option.get("maximum")]
+              if isinstance(v, (int, float)) and not isinstance(v, bool)]
+    return values
+
+
+@pytest.mark.parametrize("game", GAME_NAMES)
+def test_every_number_a_form_starts_at_is_one_its_own_field_accepts(game: str) -> None:
+    """A browser refuses a number off its field's step, counted from the field's
+    minimum (min 5, step 10: 180 is refused, "the nearest are 175 and 185"), so
+    a default, an offered value or a maximum off the step blocks the form."""
+    schema = get_game(game).settings_model.model_json_schema()
+    checked_fields = 0
+    for field, spec in schema["properties"].items():
+        for option in spec.get("anyOf", [spec]):
+            if option.get("type") not in ("integer", "number"):
+                continue
+            step = option.get("step", 1)
+            assert step > 0, field
+            base = option.get("minimum", 0)
+            for value in form_values(spec, option):
+                assert option.get("minimum", value) <= value <= option.get("maximum", value), (
+                    field, value)
+                steps = (value - base) / step
+                assert abs(steps - round(steps)) < 1e-9, (field, value, base, step)
+                if value != spec.get("default"):
+                    assert refused_field(game, {field: value}) is None, (field, value)
+                checked_fields += 1
+    assert checked_fields > 0
+
+
+def test_a_ticked_time_limit_is_offered_a_value() -> None:
+    """The optional time limits say what a ticked box starts at; the form has no
+    number of its own (web/settings.js reads ``examples``)."""
+    for game, field in (("pictomania", "time_limit"), ("incognito", "drawing_time_limit")):
+        spec = get_game(game).settings_model.model_json_schema()["properties"][field]
+        assert spec["default"] is None and len(spec["examples"]) == 1, game

@@ -2,16 +2,20 @@
 // editor follows the engine. Bounds, choices and defaults come from the game's
 // declaration, served as a JSON schema (GET /api/games/<game>/settings-schema);
 // a game's hints (its descriptor's ``hints``, games.js) only add what a form
-// needs besides (order of choices, steps, which fields go together); its
-// ``startFields`` are offered on the start page. Labels:
+// needs besides (order of choices, which fields go together); its
+// ``startFields`` are offered on the start page. A number field's step and the
+// value a ticked optional field starts at are declared with its bounds (the
+// schema's "step" and "examples"), so a test on the server can check that every
+// value a form starts at is one the browser accepts. Labels:
 // settings.<game>.<field> (option: .<value>).
 //
 // A hint: type (select, bool, int, optional, levels, numbers, count, text,
-// readonly), options, labels (a string prefix for the options), step,
-// default, patch(value) (the settings change a choice makes), when(settings)
+// readonly), options, labels (a string prefix for the options),
+// patch(value) (the settings change a choice makes), when(settings)
 // (shown only then), disabled(settings).
 
 import { h } from "./dom.js";
+import { explained } from "./field_check.js";
 import { gameNames, gameOf } from "./games.js";
 import { has, t } from "./i18n.js";
 
@@ -30,16 +34,18 @@ export function loadSettingsSchemas() {
   );
 }
 
-// What the declaration says of a field: number bounds, choices, default.
+// What the declaration says of a field: number bounds and step, choices,
+// default, and the value a ticked optional field is offered (its first example).
 function declared(game, field) {
   const spec = schemas.get(game)?.properties?.[field];
   if (!spec) return {};
-  const found = { default: spec.default };
+  const found = { default: spec.default, offered: spec.examples?.[0] };
   for (const option of spec.anyOf || [spec]) {
     if (option.enum) found.options = option.enum;
     if (option.type === "integer" || option.type === "number") {
       found.min = option.minimum;
       found.max = option.maximum;
+      found.step = option.step;
       found.exclusiveMin = option.exclusiveMinimum;
     }
   }
@@ -58,9 +64,9 @@ function optionLabel(game, field, value, hint) {
 }
 
 function hintFor(game, field, value) {
-  const { exclusiveMin, ...known } = declared(game, field);
-  delete known.default; // a hint's default (an optional field's first value) is its own
-  const hint = { ...known, ...(gameOf(game).hints?.[field] || inferred(value)) };
+  const { exclusiveMin, offered, ...known } = declared(game, field);
+  delete known.default; // a hint's default is what a ticked optional field starts at
+  const hint = { ...known, default: offered, ...(gameOf(game).hints?.[field] || inferred(value)) };
   // A bound the value may not reach (a time limit above 0) starts one step above it.
   if (hint.min === undefined && exclusiveMin !== undefined) hint.min = exclusiveMin + (hint.step || 1);
   return hint;
@@ -100,12 +106,15 @@ function control(game, field, value, hint, change) {
         checked: Boolean(value),
         onchange: (e) => onChange(e.target.checked),
       });
-    case "int":
-      return numberInput(id, value, hint, onChange);
+    case "int": {
+      const number = numberInput(id, value, hint, onChange);
+      return h("span", { class: "number-field" }, number, explained(number));
+    }
     case "optional": {
       const on = value !== null && value !== undefined;
       const number = numberInput(`${id}-value`, on ? value : hint.default, hint, onChange);
       number.disabled = !on;
+      const message = explained(number);
       number.setAttribute("aria-label", `${label(game, field)} (${t("settings.seconds")})`);
       const toggle = h("input", {
         type: "checkbox",
@@ -116,10 +125,16 @@ function control(game, field, value, hint, change) {
         onchange: (e) => {
           // Enabled at once: the start page does not re-render after a change.
           number.disabled = !e.target.checked;
+          if (number.disabled) number.clearMessage();
           onChange(e.target.checked ? Number(number.value) : null);
         },
       });
-      return h("span", { class: "inline" }, toggle, number, h("span", { class: "unit" }, t("settings.seconds")));
+      return h(
+        "span",
+        { class: "number-field" },
+        h("span", { class: "inline" }, toggle, number, h("span", { class: "unit" }, t("settings.seconds"))),
+        message,
+      );
     }
     case "levels": {
       const selects = (value || []).map((level, i) =>
@@ -170,8 +185,15 @@ function numberInput(id, value, hint, onValue) {
     min: hint.min,
     max: hint.max,
     step: hint.step || 1,
+    // an empty field is refused (and says so), not sent as 0
+    required: true,
     onchange: (e) => {
-      if (e.target.value !== "") onValue(Number(e.target.value));
+      if (e.target.validity.valid) onValue(Number(e.target.value));
+      // A field sent as it changes (the lobby's) says at once why it is not
+      // (checkValidity() fires "invalid": field_check.js); one in a form says
+      // so when the form is sent: a message shown as the field loses focus
+      // would move the button under the finger about to tap it.
+      else if (!e.target.form) e.target.checkValidity();
     },
   });
 }
@@ -179,7 +201,8 @@ function numberInput(id, value, hint, onValue) {
 // The start page keeps every keystroke (no change event may come before "create").
 function liveNumber(input, onValue) {
   input.addEventListener("input", (e) => {
-    if (e.target.value !== "" && e.target.checkValidity()) onValue(Number(e.target.value));
+    // validity, not checkValidity(): a half-typed number is not yet an error to show
+    if (e.target.validity.valid) onValue(Number(e.target.value));
   });
   return input;
 }
@@ -211,7 +234,10 @@ export function settingsEditor(game, settings, { editable, onChange, skip = [] }
     const body = editable
       ? control(game, field, value, hint, onChange)
       : h("span", { class: "value", testid: `setting-${field}` }, display(game, field, value, hint));
-    if (editable && hint.disabled?.(settings)) body.disabled = true;
+    if (editable && hint.disabled?.(settings)) {
+      // a number comes wrapped with its message: the field inside is what is disabled
+      for (const el of [body, ...body.querySelectorAll("input, select")]) el.disabled = true;
+    }
     rows.push(
       h(
         "div",

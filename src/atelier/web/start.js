@@ -1,11 +1,13 @@
 // The start page: create a room, or join one by its short code.
 
 import { h, radioKeys, toast } from "./dom.js";
+import { formIsValid } from "./field_check.js";
 import { errorText, lang, LANGUAGES, t } from "./i18n.js";
 import { rulesButton } from "./rules.js";
 import { startChoices } from "./settings.js";
 import { storeHostKey } from "./net.js";
 import { gameNames, gameOf } from "./games.js";
+import { scrollBehavior } from "./motion.js";
 
 const CODE_CHARS = /[^23456789ABCDEFGHJKMNPQRSTUVWXYZ]/g;
 
@@ -56,6 +58,8 @@ export function renderStart({ shell, go }) {
 
   async function create(event) {
     event.preventDefault();
+    // a refused field says why under itself and gets focus (field_check.js)
+    if (!formIsValid(event.target)) return;
     createButton.disabled = true;
     try {
       const response = await fetch(`/api/rooms?lang=${lang()}`, {
@@ -102,12 +106,43 @@ export function renderStart({ shell, go }) {
     go(`/r/${code}`);
   }
 
+  // a game's own card under the forms (Piet: its guided game and puzzles),
+  // with a link to it at the top: on a phone it is far below the fold
+  const cards = names.map((name) => {
+    const card = gameOf(name).startCard?.(go, shell);
+    if (card) card.id = `start-card-${name}`;
+    return card ?? null;
+  });
+  const jumps = cards.filter(Boolean).map((card) =>
+    h(
+      "a",
+      {
+        class: "hero-link",
+        href: `#${card.id}`,
+        testid: `jump-${card.id}`,
+        onclick: (event) => {
+          event.preventDefault(); // the page is not routed anew, only scrolled
+          card.scrollIntoView({ behavior: scrollBehavior(), block: "start" });
+          card.querySelector("button, a")?.focus({ preventScroll: true });
+        },
+      },
+      card.querySelector("h2")?.textContent ?? "",
+      h("span", { "aria-hidden": "true" }, " ↓"),
+    ),
+  );
+
   shell(
     null,
     h(
       "main",
       { class: "page start", testid: "start-page" },
-      h("section", { class: "hero" }, h("h1", {}, t("start.title")), h("p", {}, t("start.tagline"))),
+      h(
+        "section",
+        { class: "hero" },
+        h("h1", {}, t("start.title")),
+        h("p", {}, t("start.tagline")),
+        jumps.length ? h("p", { class: "hero-links" }, jumps) : null,
+      ),
       // Joining first: most people at the table join a room someone made, and a
       // phone shows this without scrolling.
       h(
@@ -124,7 +159,8 @@ export function renderStart({ shell, go }) {
       ),
       h(
         "form",
-        { class: "card", testid: "create-form", onsubmit: create },
+        // novalidate: the page shows why a field is refused, in its own language
+        { class: "card", testid: "create-form", onsubmit: create, novalidate: true },
         h("h2", {}, t("start.new_room")),
         h("div", { class: "field" }, h("span", { class: "label" }, t("start.game")), gameList),
         h("label", { class: "field" }, h("span", { class: "label" }, t("start.word_language")), wordLang),
@@ -132,8 +168,7 @@ export function renderStart({ shell, go }) {
         h("p", { class: "hint" }, t("start.more_settings")),
         h("div", { class: "actions" }, createButton, rulesButton(game)),
       ),
-      // a game's own card under the forms (Piet: its guided game and puzzles)
-      names.map((name) => gameOf(name).startCard?.(go, shell) ?? null),
+      cards,
     ),
   );
 }

@@ -23,6 +23,11 @@ MAX_COUNTDOWN = 120.0
 MAX_DRAWING_TIME = 3600.0
 MIN_DRAWING_TIME = 5.0
 """A shorter drawing phase is no game, and a limit near 0 makes a deadline per instant."""
+DRAWING_TIME_STEP = 5.0
+"""The form's step: a browser counts steps from the minimum, so 5 keeps every
+multiple of 5 (the offered 180 and the maximum) a value it accepts."""
+DRAWING_TIME_OFFERED = 180.0
+"""What a ticked "time limit" box starts at."""
 MAX_CUSTOM_ITEMS = 2000
 MAX_ITEM_LENGTH = 80
 
@@ -36,7 +41,9 @@ class Settings(SettingsModel):
     countdown: Annotated[float, Field(ge=0, le=MAX_COUNTDOWN)] = 5
     """Seconds between the last secret shown and the drawing."""
     drawing_time_limit: (
-        Annotated[float, Field(ge=MIN_DRAWING_TIME, le=MAX_DRAWING_TIME)] | None) = None
+        Annotated[float, Field(ge=MIN_DRAWING_TIME, le=MAX_DRAWING_TIME,
+                               json_schema_extra={"step": DRAWING_TIME_STEP})] | None
+    ) = Field(default=None, examples=[DRAWING_TIME_OFFERED])
     custom_words: list[Any] = Field(default=[], max_length=MAX_CUSTOM_ITEMS)
     custom_locations: list[Any] = Field(default=[], max_length=MAX_CUSTOM_ITEMS)
 

@@ -21,6 +21,10 @@ MAX_CUSTOM_CARDS = 500
 MAX_WORD_LENGTH = 60
 MAX_TIME_LIMIT = 3600
 MIN_TIME_LIMIT = 10
+TIME_LIMIT_STEP = 10
+"""The form's step, counted from the minimum as a browser counts it."""
+TIME_LIMIT_OFFERED = 180
+"""What a ticked "time limit" box starts at."""
 
 Level = Annotated[int, Field(ge=LEVELS[0], le=LEVELS[-1])]
 TokenValue = Annotated[int, Field(ge=0, le=9)]
@@ -43,7 +47,10 @@ class Settings(SettingsModel):
     """None: the edition's (first 5, second 4)."""
     levels: list[Level] | None = None
     """None: easiest first, spread over the rounds."""
-    time_limit: Annotated[int, Field(ge=MIN_TIME_LIMIT, le=MAX_TIME_LIMIT)] | None = None
+    time_limit: (
+        Annotated[int, Field(ge=MIN_TIME_LIMIT, le=MAX_TIME_LIMIT,
+                             json_schema_extra={"step": TIME_LIMIT_STEP})] | None
+    ) = Field(default=None, examples=[TIME_LIMIT_OFFERED])
     """Seconds per round (house rule); None: no limit."""
     player_token_values: PlayerTokens | None = None
     """None: docs/pictomania.md, Token values."""

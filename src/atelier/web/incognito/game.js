@@ -10,7 +10,7 @@ export default {
     language: { type: "select", labels: "lang" },
     rounds: { type: "int" },
     countdown: { type: "int" },
-    drawing_time_limit: { type: "optional", step: 10, default: 180 },
+    drawing_time_limit: { type: "optional" }, // its step and ticked value: the schema
     custom_words: { type: "count" },
     custom_locations: { type: "count" },
   },

@@ -30,7 +30,7 @@ export default {
     learning_round: { type: "bool", when: second },
     kids: { type: "bool", when: first, patch: (v) => ({ kids: v, levels: null }) },
     card_swaps: { type: "int", when: first },
-    time_limit: { type: "optional", step: 10, default: 180 },
+    time_limit: { type: "optional" }, // its step and ticked value: the schema
     player_token_values: { type: "numbers" },
     black_token_values: { type: "numbers" },
     custom_cards: { type: "count" },

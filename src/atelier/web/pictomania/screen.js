@@ -181,7 +181,13 @@ export class PictomaniaScreen extends DrawingScreen {
       this.board.mountOwn(parts.canvasBox);
       main.append(parts.mine, parts.toolrow);
     } else {
+      // A spectator's phone is drawings first too: every drawing as large as
+      // the screen allows, the cards a tap away (a wide screen shows both).
       main.classList.add("spectating");
+      parts.toggle = this.paneToggle();
+      parts.toolrow = h("div", { class: "pm-toolrow" }, parts.toggle);
+      this.showPane(this.pane);
+      main.append(parts.toolrow);
     }
     main.append(parts.others, parts.cards, parts.bar);
     parts.tiles = new Map();
@@ -215,8 +221,9 @@ export class PictomaniaScreen extends DrawingScreen {
     main.append(parts.focus);
   }
 
-  // One button flips the stage between my canvas and the guess pane; it names
-  // where it leads (phones only: a wide screen shows both).
+  // One button flips the stage between my canvas and the guess pane (for a
+  // spectator: the drawings and the cards); it names where it leads (phones
+  // only: a wide screen shows both).
   paneToggle() {
     return h("button", {
       class: "btn pane-toggle",
@@ -233,11 +240,18 @@ export class PictomaniaScreen extends DrawingScreen {
     const toggle = this.parts.toggle;
     if (!toggle) return;
     const toGuess = pane === "draw";
+    const watching = this.seat === null;
     toggle.setAttribute("aria-pressed", String(!toGuess));
     replace(
       toggle,
-      h("span", { class: "pane-icon", "aria-hidden": "true" }, toGuess ? "◫" : "✎"),
-      h("span", { class: "pane-label" }, toGuess ? t("table.guess") : t("table.draw")),
+      h("span", { class: "pane-icon", "aria-hidden": "true" }, toGuess ? "◫" : watching ? "▦" : "✎"),
+      h(
+        "span",
+        { class: "pane-label" },
+        watching
+          ? t(toGuess ? "pm.cards_label" : "table.all_drawings")
+          : t(toGuess ? "table.guess" : "table.draw"),
+      ),
     );
   }
 
