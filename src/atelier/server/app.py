@@ -31,6 +31,7 @@ from atelier.hub import open_hub
 from atelier.i18n import LANGUAGES, catalog
 from atelier.ink.batches import BatchLog
 from atelier.server.edge.addresses import AddressLimits, AddressPolicy, client_address
+from atelier.server.edge.budget import PendingBudget
 from atelier.server.edge.forwarded import Proxies
 from atelier.server.edge.headers import SecurityHeaders
 from atelier.server.http.advice import Advisor
@@ -75,6 +76,8 @@ class ServerConfig:
     hello_seconds: float = HELLO_SECONDS  # an upgraded socket's time to say hello
     ink_limits: tuple[int, int] = (MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES)
     """Bytes of ink one drawing and one room may hold."""
+    pending: PendingBudget | None = None
+    """The front door's budget for unfinished requests, for /healthz (atelier serve)."""
 
 
 class CreateRoom(BaseModel):
@@ -175,8 +178,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.exception_handler(ClientDisconnect)
     async def client_left(request: Request, exc: ClientDisconnect) -> Response:
-        # the client's doing, not a fault: one line, and nobody to answer
-        log.info("%s %s: the client left before sending the whole body",
+        # the client's doing, not a fault, and nobody to answer: the front door
+        # counts it in its abuse summary (atelier.server.edge.abuse)
+        log.debug("%s %s: the client left before sending the whole body",
                  request.method, request.url.path)
         return Response(status_code=400)
 
@@ -223,7 +227,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 # server reading its sockets late (docs/performance.md)
                 "ink_waits": rooms.ink_waits,
                 # connections this process may hold (atelier serve raises it at start)
-                "open_files_limit": resource.getrlimit(resource.RLIMIT_NOFILE)[0]}
+                "open_files_limit": resource.getrlimit(resource.RLIMIT_NOFILE)[0],
+                # connections whose request has not arrived whole, what they hold
+                # (charged by what arrived), and how many were closed to fit
+                **({} if config.pending is None else {
+                    "unfinished_requests": len(config.pending),
+                    "unfinished_bytes": config.pending.bytes,
+                    "unfinished_shed": config.pending.shed_count})}
 
     @app.get("/api/strings/{lang}")
     async def strings(lang: str, request: Request) -> Response:
