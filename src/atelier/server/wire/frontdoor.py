@@ -97,14 +97,23 @@ def refusal(status: int, err: RuleError, accept_language: str | None,
     """A whole HTTP answer that closes the connection: the error in the JSON shape
     every route uses, translated for the asker."""
     lang = pick_language(accept_language)
-    body = json.dumps({"code": err.code, "message": err.message(lang),
-                       "params": err.params}).encode()
+    key = (status, err.code, lang, tuple(sorted(err.params.items())), extra)
+    rest = _REFUSALS.get(key)
+    if rest is None:  # an attack sends thousands of the same: translated once
+        body = json.dumps({"code": err.code, "message": err.message(lang),
+                           "params": err.params}).encode()
+        rest = _REFUSALS[key] = b"\r\n".join([
+            b"content-type: application/json", b"content-length: %d" % len(body),
+            b"x-content-type-options: nosniff", b"cache-control: no-store",
+            *(n + b": " + v for n, v in extra), b"connection: close"]) + b"\r\n\r\n" + body
     phrase = {408: b"Request Timeout", 503: b"Service Unavailable"}.get(status, b"")
-    lines = [b"HTTP/1.1 %d %s" % (status, phrase), *(n + b": " + v for n, v in default_headers),
-             b"content-type: application/json", b"content-length: %d" % len(body),
-             b"x-content-type-options: nosniff", b"cache-control: no-store",
-             *(n + b": " + v for n, v in extra), b"connection: close"]
-    return b"\r\n".join(lines) + b"\r\n\r\n" + body
+    return b"".join([b"HTTP/1.1 %d %s\r\n" % (status, phrase),
+                     *(n + b": " + v + b"\r\n" for n, v in default_headers), rest])
+
+
+_REFUSALS: dict[tuple[Any, ...], bytes] = {}
+"""Refusals without their status line and the server's date (a few: codes and
+languages), built once."""
 
 
 def close_now(transport: asyncio.Transport) -> None:
