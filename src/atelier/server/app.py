@@ -233,7 +233,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 **({} if config.pending is None else {
                     "unfinished_requests": len(config.pending),
                     "unfinished_bytes": config.pending.bytes,
-                    "unfinished_shed": config.pending.shed_count})}
+                    "unfinished_shed": config.pending.shed_count,
+                    "unfinished_refused": config.pending.refused_count})}
 
     @app.get("/api/strings/{lang}")
     async def strings(lang: str, request: Request) -> Response:

@@ -25,6 +25,8 @@ TOP = 5
 KINDS: dict[str, tuple[int, str]] = {
     "body_timeout": (logging.WARNING, "request bodies too slow or stopped (408)"),
     "shed": (logging.WARNING, "unfinished requests closed to stay within the server's budget"),
+    "over_budget": (logging.WARNING, "connections refused while the server's budget was full "
+                    "(from addresses holding their share)"),
     "socket_cap": (logging.WARNING, "connections over an address's --max-sockets"),
     "head_timeout": (logging.INFO, "request heads not sent in time"),
     "left_mid_body": (logging.INFO, "clients gone before sending their whole body"),

@@ -7,7 +7,11 @@ request. Each one holds a file descriptor and some memory whoever sends it, so
 the per-address caps are not enough: an attacker with many addresses (IPv6 gives
 one as many as it likes) could hold them all. :class:`PendingBudget` counts every
 unfinished connection and the bytes it has sent so far; when a newcomer would go
-over, the slowest of the oldest is closed to make room. A connection whose
+over, a newcomer from an address that already holds at least its share (the
+average per address) is closed at once, before a byte is read, and one from any
+other address gets the place of the slowest of the oldest. So an attacker's new
+connections cost the server an accept and a close, while a new visitor's
+request still comes in and is answered. A connection whose
 request is complete is not in the budget (its answer is on the way), and neither
 is a room socket, so open games are never touched.
 
@@ -24,9 +28,9 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Protocol
 
-PENDING_MEMORY_MIB = 128
+PENDING_MEMORY_MIB = 64
 """Memory unfinished requests may take, all together (``--pending-memory``)."""
-PER_CONNECTION_BYTES = 6 * 1024
+PER_CONNECTION_BYTES = 12 * 1024
 """What an unfinished connection costs the server before any body byte: its
 transport, uvicorn's protocol and parser, the head's fields (measured with
 ``python -m atelier.bench.stall``: docs/performance.md)."""
@@ -96,17 +100,30 @@ class PendingBudget:
         self.on_shed = on_shed
         self.clock = clock
         self.entries: OrderedDict[Pending, None] = OrderedDict()
+        self.per_address: dict[str, int] = {}
         self.bytes = 0
         self.shed_count = 0
+        self.refused_count = 0
 
     def __len__(self) -> int:
         return len(self.entries)
 
-    def enter(self, holder: Sheddable, address: str) -> Pending:
-        """A new unfinished connection; others are shed first if it would not fit."""
-        self._make_room(self.per_connection, extra=1)
+    def full(self) -> bool:
+        return (len(self.entries) >= self.max_count
+                or self.bytes + self.per_connection > self.max_bytes)
+
+    def enter(self, holder: Sheddable, address: str) -> Pending | None:
+        """A new unfinished connection; None (close it) if the budget is full and
+        its address holds at least its share, else others are shed if need be."""
+        if self.full():
+            held = self.per_address.get(address, 0)
+            if held and held * len(self.per_address) >= len(self.entries):
+                self.refused_count += 1
+                return None
+            self._make_room(self.per_connection, extra=1)
         entry = Pending(self, holder, address, self.clock())
         self.entries[entry] = None
+        self.per_address[address] = self.per_address.get(address, 0) + 1
         self.bytes += self.per_connection
         return entry
 
@@ -118,6 +135,11 @@ class PendingBudget:
     def remove(self, entry: Pending) -> None:
         if self.entries.pop(entry, 0) is None:
             self.bytes -= self.per_connection + entry.bytes
+            left = self.per_address[entry.address] - 1
+            if left:
+                self.per_address[entry.address] = left
+            else:
+                del self.per_address[entry.address]
 
     def _make_room(self, size: int, extra: int) -> None:
         while self.entries and (len(self.entries) + extra > self.max_count

@@ -181,6 +181,12 @@ class FrontProtocol(asyncio.Protocol):
             transport.close()
             return
         self.pending = self.defences.budget.enter(self, self.address or "?")
+        if self.pending is None:  # the budget is full and this address has its share
+            self.defences.abuse.count("over_budget", self.address)
+            self.ticket.release()
+            self.ticket = None
+            transport.close()
+            return
         self.timer = asyncio.get_running_loop().call_later(self.defences.head_seconds,
                                                            self._head_late)
 
@@ -289,8 +295,8 @@ class HttpGuard(asyncio.Protocol):
 
     def on_message_begin(self) -> None:
         super().on_message_begin()  # type: ignore[misc]
-        if self.pending is None:  # a request right behind one being answered
-            self.pending = self.defences.budget.enter(self, self.address or "?")
+        if self.pending is None and not self._enter():  # right behind one being answered
+            return
         if self.head_timer is None:
             self.head_timer = asyncio.get_running_loop().call_later(
                 self.defences.head_seconds, self._head_late)
@@ -360,8 +366,16 @@ class HttpGuard(asyncio.Protocol):
         waiting = bool(getattr(self, "pipeline", None))
         super().on_response_complete()  # type: ignore[misc]
         if (self.pending is None and not waiting and not self.transport.is_closing()):
-            # kept alive: waiting for the next request is unfinished too
-            self.pending = self.defences.budget.enter(self, self.address or "?")
+            self._enter()  # kept alive: waiting for the next request is unfinished too
+
+    def _enter(self) -> bool:
+        """Take a place in the budget; if there is none for this address, close."""
+        self.pending = self.defences.budget.enter(self, self.address or "?")
+        if self.pending is None:
+            self.defences.abuse.count("over_budget", self.address)
+            close_now(self.transport)
+            return False
+        return True
 
     def _arm_body_timer(self, when: float) -> None:
         loop = asyncio.get_running_loop()
