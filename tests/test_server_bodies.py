@@ -82,7 +82,7 @@ async def test_a_body_that_stops_arriving_is_answered_408_at_the_timeout(
 
 async def test_a_body_trickled_below_the_minimum_rate_is_closed(
         server_factory: Callable[..., ServerProcess]) -> None:
-    srv = server_factory("--body-timeout", "1", "--body-min-rate", "200")
+    srv = server_factory("--body-timeout", "3", "--body-min-rate", "200")
     padded = ROOM + b" " * (1200 - len(ROOM))
 
     async def trickle(chunk: int) -> tuple[int, float]:
@@ -100,10 +100,10 @@ async def test_a_body_trickled_below_the_minimum_rate_is_closed(
         writer.close()
         return status, time.monotonic() - started
 
-    (slow, slow_took), (fast, _) = await asyncio.gather(trickle(5), trickle(100))
+    (slow, slow_took), (fast, _) = await asyncio.gather(trickle(5), trickle(400))
     assert slow == 408  # 50 bytes a second, under 200
-    assert slow_took >= 1.0  # the first --body-timeout seconds are free
-    assert fast == 201  # 1,000 bytes a second: the room is created
+    assert slow_took >= 3.0  # the first --body-timeout seconds are free
+    assert fast == 201  # 4,000 bytes a second: the room is created
 
 
 async def test_with_the_budget_full_a_newcomer_is_answered_and_games_play_on(

@@ -19,6 +19,8 @@ Each attack gets a fresh server (``atelier serve`` from this install, or from
   announces a 20,000-byte body that never comes; a closed one is opened again at
   once. 5 s in, a newcomer from 127.0.0.200 creates a room and pings in it; the
   server's open files (its connections) and RSS are sampled every half second.
+  The attacking processes run at the lowest priority (``nice 19``): an attacker's
+  CPU is its own machines', not the server's.
 
 The attacker is 127.0.0.1 (or other loopback addresses), so the server is told its
 trusted proxy is elsewhere.
@@ -40,7 +42,7 @@ import tempfile
 import time
 from multiprocessing.connection import Connection
 
-from atelier.bench.cli import free_port, http, percentile, proc_rss_mib
+from atelier.bench.cli import free_port, http, percentile, proc_cpu_seconds, proc_rss_mib
 from atelier.bench.wsclient import client_frame
 from atelier.server.wire.wsframe import CONTINUATION, PING, TEXT
 
@@ -207,6 +209,8 @@ async def hold_bodies(port: int, addresses: list[str], until: float,
 
 
 def run_body_attacker(port: int, addresses: list[str], until: float, pipe: Connection) -> None:
+    # an attacker is other machines: on this one it takes what the server leaves
+    os.nice(19)
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     counts = {"opened": 0, "closed by the server": 0, "refused": 0}
@@ -227,6 +231,7 @@ async def bodies(port: int, server_pid: int) -> str:
     until = time.monotonic() + BODY_SECONDS  # the same clock in every process here
     addresses = [f"127.0.0.{10 + i}" for i in range(BODY_ADDRESSES)]
     files_before, rss_before = open_files(server_pid), proc_rss_mib(server_pid)
+    cpu_before = proc_cpu_seconds(server_pid)
     attackers = []
     for k in range(ATTACK_PROCESSES):
         mine, theirs = spawn.Pipe()
@@ -246,6 +251,7 @@ async def bodies(port: int, server_pid: int) -> str:
                                    daemon=True)
             player.start()
             newcomer = (player, mine)
+    cpu = proc_cpu_seconds(server_pid) - cpu_before
     counts: dict[str, int] = {}
     for proc, pipe in attackers:
         for key, n in (pipe.recv() if pipe.poll(120) else {}).items():
@@ -268,7 +274,9 @@ async def bodies(port: int, server_pid: int) -> str:
             f"closed by the server, {counts.get('refused', 0):,} failed to connect; "
             f"server's open files {files_before} -> peak {max(files, default=0):,} "
             f"(at the end {files[-1] if files else 0:,}); server RSS {rss_before:.0f} -> "
-            f"peak {max(rss, default=0):.0f} MiB; shed by the budget: {shed}\n"
+            f"peak {max(rss, default=0):.0f} MiB; shed by the budget: {shed}; server CPU "
+            f"{cpu:.1f} s ({1000 * cpu / max(1, counts.get('opened', 0)):.2f} ms per attacking "
+            f"connection)\n"
             f"  newcomer ({NEWCOMER}, 5 s in): room creation {created[0] or 'failed'} in "
             f"{created[1]:.0f} ms; its round trips p50 {percentile(during, 50):.1f} ms, "
             f"p99 {percentile(during, 99):.1f} ms, max {max(during, default=0):.1f} ms "

@@ -6,10 +6,10 @@ A connection is *unfinished* from its accept until its request has arrived whole
 request. Each one holds a file descriptor and some memory whoever sends it, so
 the per-address caps are not enough: an attacker with many addresses (IPv6 gives
 one as many as it likes) could hold them all. :class:`PendingBudget` counts every
-unfinished connection and the bytes it has sent so far; when a newcomer would go
-over, a newcomer from an address that already holds at least its share (the
-average per address) is closed at once, before a byte is read, and one from any
-other address gets the place of the slowest of the oldest. So an attacker's new
+unfinished connection and the bytes it has sent so far. When it is full, a
+newcomer from an address that already holds its share (the average per address,
+or ``SHARE_FLOOR`` if fewer) is closed at once, before a byte is read, and one
+from any other address gets the place of the slowest of the oldest. So an attacker's new
 connections cost the server an accept and a close, while a new visitor's
 request still comes in and is answered. A connection whose
 request is complete is not in the budget (its answer is on the way), and neither
@@ -38,6 +38,9 @@ SHARE_OF_FILES = 0.5
 """The share of the open-file limit unfinished requests may hold: the rest is
 for open games, requests being answered and the databases."""
 SHED_AMONG = 8
+SHARE_FLOOR = 8
+"""An address holding this many unfinished requests holds its share, whatever the
+average (a browser opens at most 6 connections to a server)."""
 """When something must go, the slowest of this many oldest unfinished requests."""
 
 BODY_SECONDS = 10.0
@@ -117,7 +120,8 @@ class PendingBudget:
         its address holds at least its share, else others are shed if need be."""
         if self.full():
             held = self.per_address.get(address, 0)
-            if held and held * len(self.per_address) >= len(self.entries):
+            if held and (held >= SHARE_FLOOR
+                         or held * len(self.per_address) >= len(self.entries)):
                 self.refused_count += 1
                 return None
             self._make_room(self.per_connection, extra=1)

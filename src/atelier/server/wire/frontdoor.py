@@ -73,6 +73,33 @@ UVICORN_ATTRIBUTES = (
 not checkable by name on the class: the front door's tests exercise each)."""
 
 
+class Pacer:
+    """Connections closed for lateness, at most ``per_turn`` in one turn of the event
+    loop. Connections opened in one burst are late in one burst: thousands of
+    timers due at once would each write a refusal and close in a single turn,
+    while every game waits; the rest wait for the next turns."""
+
+    def __init__(self, per_turn: int = 64) -> None:
+        self.per_turn = per_turn
+        self.used = 0
+
+    def take(self) -> bool:
+        """Whether one more may be closed in this turn."""
+        if self.used == 0:
+            asyncio.get_running_loop().call_soon(self._next_turn)
+        if self.used >= self.per_turn:
+            return False
+        self.used += 1
+        return True
+
+    def _next_turn(self) -> None:
+        self.used = 0
+
+
+PACE_AGAIN = 0.005
+"""Seconds until a late connection the pacer put off is looked at again."""
+
+
 @dataclass
 class Defences:
     """What a connection must do to stay open before a room socket's session runs:
@@ -85,6 +112,7 @@ class Defences:
     budget: PendingBudget = field(default_factory=lambda: PendingBudget(
         pending_limit(1024, PENDING_MEMORY_MIB << 20), PENDING_MEMORY_MIB << 20))
     abuse: AbuseLog = field(default_factory=AbuseLog)
+    pacer: Pacer = field(default_factory=Pacer)
 
     def __post_init__(self) -> None:
         if self.budget.on_shed is None:
@@ -191,6 +219,9 @@ class FrontProtocol(asyncio.Protocol):
                                                            self._head_late)
 
     def _head_late(self) -> None:
+        if not self.defences.pacer.take():
+            self.timer = asyncio.get_running_loop().call_later(PACE_AGAIN, self._head_late)
+            return
         self.timer = None
         self.defences.abuse.count("head_timeout", self.address)
         if self.transport is not None:
@@ -302,6 +333,10 @@ class HttpGuard(asyncio.Protocol):
                 self.defences.head_seconds, self._head_late)
 
     def _head_late(self) -> None:
+        if not self.defences.pacer.take():
+            self.head_timer = asyncio.get_running_loop().call_later(PACE_AGAIN,
+                                                                    self._head_late)
+            return
         self.head_timer = None
         self.defences.abuse.count("head_timeout", self.address)
         close_now(self.transport)
@@ -396,6 +431,9 @@ class HttpGuard(asyncio.Protocol):
         due = self.defences.body.due(self.body_started, self.body_last, self.body_got)
         if now < due:
             self._arm_body_timer(due)
+            return
+        if not self.defences.pacer.take():
+            self._arm_body_timer(now + PACE_AGAIN)
             return
         self.defences.abuse.count("body_timeout", self.address)
         rules = self.defences.body
