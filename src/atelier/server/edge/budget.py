@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from itertools import islice
 from typing import Protocol
 
-PENDING_MEMORY_MIB = 64
+PENDING_MEMORY_MIB = 32
 """Memory unfinished requests may take, all together (``--pending-memory``)."""
 PER_CONNECTION_BYTES = 12 * 1024
 """What an unfinished connection costs the server before any body byte: its

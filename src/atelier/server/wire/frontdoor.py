@@ -79,7 +79,7 @@ class Pacer:
     timers due at once would each write a refusal and close in a single turn,
     while every game waits; the rest wait for the next turns."""
 
-    def __init__(self, per_turn: int = 64) -> None:
+    def __init__(self, per_turn: int = 16) -> None:
         self.per_turn = per_turn
         self.used = 0
 
