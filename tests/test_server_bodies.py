@@ -76,7 +76,7 @@ async def test_a_body_that_stops_arriving_is_answered_408_at_the_timeout(
     # one summary for the three, no line per event
     await wait_until(lambda: "request bodies too slow" in srv.log(), what="the summary")
     log = srv.log()
-    assert "3 request bodies too slow or stopped (408) from 1 address (127.0.0.1: 3)" in log
+    assert "request bodies too slow or stopped (408): 3 from 1 address (127.0.0.1: 3)" in log
     assert "left before sending" not in log
 
 

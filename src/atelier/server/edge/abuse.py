@@ -70,11 +70,11 @@ class AbuseLog:
 
 
 def summary(kind: str, by_address: Counter[str]) -> str:
-    """``1,204 request bodies ... from 50 addresses (127.0.0.5: 40, ...)``."""
+    """``request bodies ...: 1,204 from 50 addresses (127.0.0.5: 40, ...)``."""
     total = sum(by_address.values())
     top = ", ".join(f"{address}: {n:,}" for address, n in by_address.most_common(TOP))
     more = ", ..." if len(by_address) > TOP else ""
     places = f"{len(by_address):,} address{'es' if len(by_address) != 1 else ''}"
     if "others" in by_address:
         places = f"over {MAX_ADDRESSES:,} addresses"
-    return f"{total:,} {KINDS[kind][1]} from {places} ({top}{more})"
+    return f"{KINDS[kind][1]}: {total:,} from {places} ({top}{more})"
