@@ -19,8 +19,9 @@ Each attack gets a fresh server (``atelier serve`` from this install, or from
   announces a 20,000-byte body that never comes; a closed one is opened again at
   once. 5 s in, a newcomer from 127.0.0.200 creates a room and pings in it; the
   server's open files (its connections) and RSS are sampled every half second.
-  The attacking processes run at the lowest priority (``nice 19``): an attacker's
-  CPU is its own machines', not the server's.
+  ``--attacker-nice 19`` runs the attacking processes at the lowest priority, as
+  if they were other machines; by default they compete with the server for this
+  machine's cores, a harsher case.
 
 The attacker is 127.0.0.1 (or other loopback addresses), so the server is told its
 trusted proxy is elsewhere.
@@ -208,9 +209,9 @@ async def hold_bodies(port: int, addresses: list[str], until: float,
     await asyncio.gather(*(slot(a) for a in addresses for _ in range(BODY_SOCKETS)))
 
 
-def run_body_attacker(port: int, addresses: list[str], until: float, pipe: Connection) -> None:
-    # an attacker is other machines: on this one it takes what the server leaves
-    os.nice(19)
+def run_body_attacker(port: int, addresses: list[str], until: float, pipe: Connection,
+                      nice: int = 0) -> None:
+    os.nice(nice)
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     counts = {"opened": 0, "closed by the server": 0, "refused": 0}
@@ -225,7 +226,7 @@ def open_files(pid: int) -> int:
         return 0
 
 
-async def bodies(port: int, server_pid: int) -> str:
+async def bodies(port: int, server_pid: int, nice: int = 0) -> str:
     """The slow-body attack from many addresses, with a newcomer 5 s in."""
     spawn = multiprocessing.get_context("spawn")
     until = time.monotonic() + BODY_SECONDS  # the same clock in every process here
@@ -236,7 +237,7 @@ async def bodies(port: int, server_pid: int) -> str:
     for k in range(ATTACK_PROCESSES):
         mine, theirs = spawn.Pipe()
         proc = spawn.Process(target=run_body_attacker, daemon=True,
-                             args=(port, addresses[k::ATTACK_PROCESSES], until, theirs))
+                             args=(port, addresses[k::ATTACK_PROCESSES], until, theirs, nice))
         proc.start()
         attackers.append((proc, mine))
     files, rss = [], []
@@ -283,14 +284,14 @@ async def bodies(port: int, server_pid: int) -> str:
             f"({len(during)} pings{'; ' + lost if lost else ''})")
 
 
-async def attack(kind: str, port: int, code: str, server_pid: int = 0) -> str:
+async def attack(kind: str, port: int, code: str, server_pid: int = 0, nice: int = 0) -> str:
     """Run one attack; what it left behind, in words."""
     loop = asyncio.get_running_loop()
     if kind == "none":
         await asyncio.sleep(5)
         return "nothing for 5 s"
     if kind == "bodies":
-        return await bodies(port, server_pid)
+        return await bodies(port, server_pid, nice)
     if kind == "fragments":
         flood = unfinished(TEXT) + unfinished(CONTINUATION) * 40_000
         took: list[float] = []
@@ -330,7 +331,7 @@ async def attack(kind: str, port: int, code: str, server_pid: int = 0) -> str:
     return "sent 200,000 pings without reading"
 
 
-async def measure(kind: str, src: str | None, folder: str) -> None:
+async def measure(kind: str, src: str | None, folder: str, nice: int = 0) -> None:
     port = free_port()
     env = dict(os.environ)
     if src:
@@ -354,7 +355,7 @@ async def measure(kind: str, src: str | None, folder: str) -> None:
             target=run_bystander, args=(port, rooms[0], theirs), daemon=True)
         watcher.start()
         assert mine.recv() == "ready"
-        outcome = await attack(kind, port, rooms[1], server.pid)
+        outcome = await attack(kind, port, rooms[1], server.pid, nice)
         mine.send("stop")
         rtts, lost = mine.recv() if mine.poll(300) else ([], "the bystander never answered")
         during = [1000 * t for t in rtts]
@@ -379,10 +380,13 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="atelier bench stall")
     ap.add_argument("--attack", nargs="+", choices=ATTACKS, default=list(ATTACKS))
     ap.add_argument("--src", help="run the server from this source folder (PYTHONPATH)")
+    ap.add_argument("--attacker-nice", type=int, default=0, metavar="N",
+                    help="the bodies attack's processes at this niceness (19: as if on "
+                    "other machines; default 0, competing with the server)")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
         for kind in args.attack:
-            asyncio.run(measure(kind, args.src, folder))
+            asyncio.run(measure(kind, args.src, folder, args.attacker_nice))
     return 0
 
 
