@@ -56,6 +56,7 @@ UVICORN_INTERNALS = (
     "uvicorn.protocols.http.httptools_impl.HttpToolsProtocol._start_asgi_task",
     "uvicorn.protocols.http.httptools_impl.HttpToolsProtocol.handle_websocket_upgrade",
     "uvicorn.protocols.http.httptools_impl.HttpToolsProtocol.connection_lost",
+    "uvicorn.protocols.http.httptools_impl.HttpToolsProtocol.data_received",
 )
 """What :class:`HttpGuard` relies on in uvicorn beyond its documented ``http``
 setting: the httptools protocol's parser callbacks (httptools' own documented
@@ -96,6 +97,10 @@ class Pacer:
         self.used = 0
 
 
+LINGER_SECONDS = 2.0
+"""After a refusal, how long what the client still sends is read and dropped before
+the connection is closed (as nginx's lingering close): closing a socket with
+unread data sends a reset, which can destroy the refusal before it is read."""
 PACE_AGAIN = 0.005
 """Seconds until a late connection the pacer put off is looked at again."""
 
@@ -315,6 +320,7 @@ class HttpGuard(asyncio.Protocol):
     body_started = body_last = 0.0
     body_got = 0
     refused: bool = False  # answered by the guard (408, 503): the app's part is over
+    linger: asyncio.TimerHandle | None = None
     deferred: tuple[Any, Any] | None = None  # (cycle, app) waiting for the body
     transport: asyncio.Transport
     defences: ClassVar[Defences]
@@ -464,7 +470,17 @@ class HttpGuard(asyncio.Protocol):
                              if n == b"accept-language"), None)
             self.transport.write(refusal(status, err, language,
                                          self.server_state.default_headers, extra))
-        close_now(self.transport)
+        if self.transport.can_write_eof() and not self.transport.get_write_buffer_size():
+            self.transport.write_eof()  # the answer, then the end: the client closes
+            self.linger = asyncio.get_running_loop().call_later(
+                LINGER_SECONDS, close_now, self.transport)
+        else:
+            close_now(self.transport)
+
+    def data_received(self, data: bytes) -> None:
+        if self.refused:
+            return  # lingering after a refusal: read, and dropped
+        super().data_received(data)
 
     def _stop_head_timer(self) -> None:
         if self.head_timer is not None:
@@ -479,6 +495,9 @@ class HttpGuard(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self._stop_head_timer()
         self._stop_body_timer()
+        if self.linger is not None:
+            self.linger.cancel()
+            self.linger = None
         if self.body_due and not self.refused:
             self.defences.abuse.count("left_mid_body", self.address)
         self.body_due = False
