@@ -8,6 +8,7 @@ import logging
 
 import pytest
 
+from atelier.server.cli import parser
 from atelier.server.edge.abuse import MAX_ADDRESSES, AbuseLog
 from atelier.server.edge.budget import BodyRules, PendingBudget, pending_limit
 
@@ -116,3 +117,10 @@ async def test_the_summary_counts_few_addresses_apart() -> None:
     assert len(abuse.counts["shed"]) == MAX_ADDRESSES + 1  # the rest are "others"
     assert abuse.counts["shed"]["others"] == 50
     abuse.close()
+
+
+def test_the_options_are_in_the_help() -> None:
+    text = parser().format_help()
+    for option in ("--body-timeout", "--body-min-rate", "--pending-memory", "--max-pending",
+                   "--abuse-log-every"):
+        assert option in text

@@ -136,13 +136,14 @@ def parser() -> argparse.ArgumentParser:
                     f"seconds; 0 for no minimum (default {BODY_MIN_RATE})")
     budget = ap.add_argument_group(
         "server-wide budget for unfinished requests (connections whose request has not "
-        "arrived whole); over it, the slowest of the oldest are closed")
+        "arrived whole); when it is full, a new one from an address that holds its share "
+        "is closed unread, and any other takes the place of the slowest of the oldest")
     budget.add_argument("--pending-memory", type=int, default=PENDING_MEMORY_MIB,
                         metavar="MIB", help="memory they may take, all together "
                         f"(default {PENDING_MEMORY_MIB})")
     budget.add_argument("--max-pending", type=int, default=None, metavar="N",
                         help="how many there may be (default: the smaller of "
-                        f"{SHARE_OF_FILES:.0%} of the open-file limit and what "
+                        f"{SHARE_OF_FILES:g} times the open-file limit and what "
                         "--pending-memory holds)")
     ap.add_argument("--abuse-log-every", type=float, default=SUMMARY_SECONDS,
                     metavar="SECONDS", help="abuse (slow bodies and heads, sockets over the "
