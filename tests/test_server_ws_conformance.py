@@ -173,13 +173,19 @@ async def test_a_client_that_reads_nothing_does_not_hold_up_a_clean_stop(
     """Stopping closes every socket with 1012; one whose client reads nothing
     cannot take the close frame, and is dropped after the grace period instead of
     keeping the server running."""
-    srv = server_factory()
+    # a long hello timeout, so that the server has no reason of its own to close first
+    srv = server_factory("--hello-timeout", "120")
     _, writer, head = await raw_upgrade(srv, f"/ws/{create_room(srv.http)}", rcvbuf=4096)
     assert head.startswith("HTTP/1.1 101")
     ping = masked(9, b"p" * 125)
-    for _ in range(50):  # enough pongs to fill every buffer between us
-        writer.write(ping * 1000)
-        await writer.drain()
+    try:
+        for _ in range(50):  # enough pongs to fill every buffer between us
+            writer.write(ping * 1000)
+            await writer.drain()
+    except (ConnectionResetError, BrokenPipeError):
+        # the server closed first (a busy machine: it may drop a client that reads
+        # nothing): what is tested is the clean stop that follows, not our writes
+        pass
     assert srv.proc is not None
     srv.proc.terminate()
     exited = await asyncio.to_thread(srv.proc.wait, 30)  # else TimeoutExpired: it hung

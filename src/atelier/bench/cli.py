@@ -308,10 +308,16 @@ def main(argv: list[str]) -> int:
                   file=sys.stderr)
             return 2
         return fuzz.main(argv[1:])
+    if argv[:1] == ["stall"]:
+        from atelier.bench import stall
+
+        return stall.main(argv[1:])
     ap = argparse.ArgumentParser(prog="atelier bench")
     sub = ap.add_subparsers(dest="what", required=True)
     ink = sub.add_parser("ink", help="rooms of players drawing at once")
     sub.add_parser("fuzz", help="the protocol fuzzer's long run (--messages, --workers)")
+    sub.add_parser("stall", help="how long hostile clients delay everyone else "
+                   "(--attack ..., --src DIR); docs/performance.md")
     ink.add_argument("--rooms", type=int, default=100)
     ink.add_argument("--players", type=int, default=6, choices=range(1, 7))
     ink.add_argument("--seconds", type=float, default=20)

@@ -31,6 +31,7 @@ from atelier.hub import open_hub
 from atelier.i18n import LANGUAGES, catalog
 from atelier.ink.batches import BatchLog
 from atelier.server.edge.addresses import AddressLimits, AddressPolicy, client_address
+from atelier.server.edge.budget import PendingBudget
 from atelier.server.edge.forwarded import Proxies
 from atelier.server.edge.headers import SecurityHeaders
 from atelier.server.http.advice import Advisor
@@ -79,6 +80,8 @@ class ServerConfig:
     """Bytes of ink one drawing and one room may hold."""
     web_dir: Path = WEB_DIR
     """The web client's files (``--web-dir``): the installed package's by default."""
+    pending: PendingBudget | None = None
+    """The front door's budget for unfinished requests, for /healthz (atelier serve)."""
 
 
 class CreateRoom(BaseModel):
@@ -155,8 +158,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.exception_handler(ClientDisconnect)
     async def client_left(request: Request, exc: ClientDisconnect) -> Response:
-        # the client's doing, not a fault: one line, and nobody to answer
-        log.info("%s %s: the client left before sending the whole body",
+        # the client's doing, not a fault, and nobody to answer: the front door
+        # counts it in its abuse summary (atelier.server.edge.abuse)
+        log.debug("%s %s: the client left before sending the whole body",
                  request.method, request.url.path)
         return Response(status_code=400)
 
@@ -203,7 +207,14 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 # server reading its sockets late (docs/performance.md)
                 "ink_waits": rooms.ink_waits,
                 # connections this process may hold (atelier serve raises it at start)
-                "open_files_limit": resource.getrlimit(resource.RLIMIT_NOFILE)[0]}
+                "open_files_limit": resource.getrlimit(resource.RLIMIT_NOFILE)[0],
+                # connections whose request has not arrived whole, what they hold
+                # (charged by what arrived), and how many were closed to fit
+                **({} if config.pending is None else {
+                    "unfinished_requests": len(config.pending),
+                    "unfinished_bytes": config.pending.bytes,
+                    "unfinished_shed": config.pending.shed_count,
+                    "unfinished_refused": config.pending.refused_count})}
 
     @app.get("/api/strings/{lang}")
     async def strings(lang: str, request: Request) -> Response:

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from atelier.server.edge.abuse import SUMMARY_SECONDS
 from atelier.server.edge.addresses import (
     CONNECTIONS_PER_ADDRESS,
     LOOKUPS_PER_MINUTE,
@@ -21,6 +22,12 @@ from atelier.server.edge.addresses import (
     ROOMS_PER_MINUTE,
     SOCKETS_PER_ADDRESS,
     AddressPolicy,
+)
+from atelier.server.edge.budget import (
+    BODY_MIN_RATE,
+    BODY_SECONDS,
+    PENDING_MEMORY_MIB,
+    SHARE_OF_FILES,
 )
 
 DEFAULT_DB = os.path.join("data", "atelier.sqlite3")
@@ -122,6 +129,27 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--head-timeout", type=float, default=HEAD_SECONDS, metavar="SECONDS",
                     help="a connection's time to send a request head; a slower one is "
                     f"closed (default {HEAD_SECONDS:g})")
+    ap.add_argument("--body-timeout", type=float, default=BODY_SECONDS, metavar="SECONDS",
+                    help="a request body may pause this long (its first byte too); a "
+                    f"slower one is answered 408 and closed (default {BODY_SECONDS:g})")
+    ap.add_argument("--body-min-rate", type=float, default=BODY_MIN_RATE, metavar="BYTES",
+                    help="bytes a second a body must average after its first --body-timeout "
+                    f"seconds; 0 for no minimum (default {BODY_MIN_RATE})")
+    budget = ap.add_argument_group(
+        "server-wide budget for unfinished requests (connections whose request has not "
+        "arrived whole); when it is full, a new one from an address that holds its share "
+        "is closed unread, and any other takes the place of the slowest of the oldest")
+    budget.add_argument("--pending-memory", type=int, default=PENDING_MEMORY_MIB,
+                        metavar="MIB", help="memory they may take, all together "
+                        f"(default {PENDING_MEMORY_MIB})")
+    budget.add_argument("--max-pending", type=int, default=None, metavar="N",
+                        help="how many there may be (default: the smaller of "
+                        f"{SHARE_OF_FILES:g} times the open-file limit and what "
+                        "--pending-memory holds)")
+    ap.add_argument("--abuse-log-every", type=float, default=SUMMARY_SECONDS,
+                    metavar="SECONDS", help="abuse (slow bodies and heads, sockets over the "
+                    "cap, requests shed) is logged as one summary per this interval "
+                    f"(default {SUMMARY_SECONDS:g})")
     ap.add_argument("--hello-timeout", type=float, default=HELLO_SECONDS, metavar="SECONDS",
                     help="a room socket's time from the upgrade to its hello "
                     f"(default {HELLO_SECONDS:g})")
@@ -182,11 +210,17 @@ def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     if args.workers < 1:
         parser().error("--workers must be at least 1")
-    if min(args.head_timeout, args.hello_timeout) <= 0:
-        parser().error("--head-timeout and --hello-timeout must be above 0")
+    if min(args.head_timeout, args.hello_timeout, args.body_timeout,
+           args.abuse_log_every) <= 0:
+        parser().error("--head-timeout, --hello-timeout, --body-timeout and "
+                       "--abuse-log-every must be above 0")
+    if args.body_min_rate < 0 or args.pending_memory < 1 or (
+            args.max_pending is not None and args.max_pending < 1):
+        parser().error("--body-min-rate must be 0 or more, --pending-memory and "
+                       "--max-pending at least 1")
     if min(args.max_sockets, args.max_lookups_per_minute) < 1:
         parser().error("--max-sockets and --max-lookups-per-minute must be at least 1")
-    raise_file_limit()
+    open_files = raise_file_limit()
     import uvicorn
     from starlette.websockets import WebSocket
 
@@ -194,7 +228,9 @@ def main(argv: list[str]) -> int:
 
     from atelier.games.registry import register
     from atelier.server.app import ServerConfig, address_of, create_app
+    from atelier.server.edge.abuse import AbuseLog
     from atelier.server.edge.addresses import SocketCounts
+    from atelier.server.edge.budget import BodyRules, PendingBudget, pending_limit
     from atelier.server.edge.forwarded import Proxies
     from atelier.server.ink.transport import SocketTransport
     from atelier.server.session import serve_socket
@@ -217,7 +253,10 @@ def main(argv: list[str]) -> int:
             return owner(code, n) == k
 
     proxies = Proxies(args.forwarded_allow_ips)
+    memory = args.pending_memory << 20
+    pending = PendingBudget(args.max_pending or pending_limit(open_files, memory), memory)
     config = ServerConfig(
+        pending=pending,
         owns=owns,
         db_path=db_path,
         database_url=args.database_url,
@@ -276,7 +315,10 @@ def main(argv: list[str]) -> int:
 
     # Room sockets get the lean transport (atelier.server.wire.roomsocket); HTTP is uvicorn's.
     lean = args.ws_transport == "lean"
-    defences = Defences(args.head_timeout, SocketCounts(args.max_sockets, proxies))
+    defences = Defences(
+        args.head_timeout, SocketCounts(args.max_sockets, proxies),
+        BodyRules(args.body_timeout, args.body_min_rate), pending,
+        AbuseLog(args.abuse_log_every))
     http: Any = front_protocol(room_socket, defences) if lean else "auto"
     settings = uvicorn.Config(
         app if owns is None else OwnerOnly(app, owns, k),
