@@ -30,6 +30,7 @@ from atelier.games.settings import schema
 from atelier.hub import open_hub
 from atelier.i18n import LANGUAGES, catalog
 from atelier.ink.batches import BatchLog
+from atelier.metrics import SCRAPE, MetricsServer
 from atelier.server.edge.addresses import AddressLimits, AddressPolicy, client_address
 from atelier.server.edge.forwarded import Proxies
 from atelier.server.edge.headers import SecurityHeaders
@@ -75,6 +76,8 @@ class ServerConfig:
     hello_seconds: float = HELLO_SECONDS  # an upgraded socket's time to say hello
     ink_limits: tuple[int, int] = (MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES)
     """Bytes of ink one drawing and one room may hold."""
+    metrics_listen: tuple[str, int] | None = None
+    """Where Prometheus scrapes this process (``--metrics-listen``); None: nowhere."""
 
 
 class CreateRoom(BaseModel):
@@ -149,9 +152,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         await rooms.start()
         app.state.rooms = rooms
         app.state.advisor = Advisor(store)
+        metrics = None
+        if config.metrics_listen is not None:
+            SCRAPE.rooms = rooms
+            metrics = MetricsServer(*config.metrics_listen)
+            await metrics.start()
         try:
             yield
         finally:
+            if metrics is not None:
+                await metrics.close()
             app.state.advisor.close()
             await rooms.close()
             await hub.close()

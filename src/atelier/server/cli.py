@@ -129,7 +129,16 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--extra-game", action="append", default=[], metavar="MODULE:ATTRIBUTE",
                     help="also host this game (rules: the object named, GAME by default; "
                     "screens: its module's WEB folder; repeatable; docs/architecture.md)")
-    ap.add_argument("--log-level", default="warning")
+    ap.add_argument("--log-level", default="warning",
+                    help="debug, info, warning (default) or error; info adds uvicorn's "
+                    "access lines and the server's life cycle")
+    ap.add_argument("--log-format", choices=("text", "json"), default="text",
+                    help="json: one JSON object a line (time, level, process, room, "
+                    "connection, event); docs/deploy.md")
+    ap.add_argument("--metrics-listen", default=None, metavar="HOST:PORT",
+                    help="serve Prometheus metrics on this address (off by default; "
+                    "keep it off the public network). With --workers N, worker k "
+                    "listens on PORT+k; docs/deploy.md")
     ap.add_argument("--workers", type=int, default=1,
                     help="server processes behind this address, each room in one of them "
                          "(default 1; docs/deploy.md)")
@@ -141,13 +150,13 @@ def parser() -> argparse.ArgumentParser:
     return ap
 
 
-def setup_logging(level: str) -> None:
-    """The server's own log (life cycle at info: rooms unloaded, a clean stop) on stderr;
-    uvicorn configures its loggers itself."""
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(levelname)s:  %(name)s: %(message)s"))
+def setup_logging(level: str, log_format: str = "text") -> None:
+    """The server's own log (life cycle at info: rooms unloaded, a clean stop) on stderr,
+    in the format asked for (atelier.logs); uvicorn's loggers get the same (main())."""
+    from atelier.logs import handler
+
     ours = logging.getLogger("atelier")
-    ours.addHandler(handler)
+    ours.addHandler(handler(log_format))
     asked = getattr(logging, level.upper(), logging.WARNING)
     ours.setLevel(min(logging.INFO, asked if isinstance(asked, int) else logging.WARNING))
     ours.propagate = False
@@ -183,11 +192,25 @@ def main(argv: list[str]) -> int:
         parser().error("--head-timeout and --hello-timeout must be above 0")
     if min(args.max_sockets, args.max_lookups_per_minute) < 1:
         parser().error("--max-sockets and --max-lookups-per-minute must be at least 1")
+    metrics_at = None
+    if args.metrics_listen:
+        from atelier.metrics import parse_listen
+
+        try:
+            metrics_at = parse_listen(args.metrics_listen)
+        except ValueError as err:
+            parser().error(f"--metrics-listen: {err}")
+        if metrics_at[1] == args.port and args.workers == 1:
+            parser().error("--metrics-listen must not be the public port")
     raise_file_limit()
     import uvicorn
     from starlette.websockets import WebSocket
 
-    setup_logging(args.log_level)
+    from atelier import logs
+
+    if args.worker:
+        logs.WORKER = args.worker
+    setup_logging(args.log_level, args.log_format)
 
     from atelier.games.registry import register
     from atelier.server.app import ServerConfig, address_of, create_app
@@ -213,6 +236,9 @@ def main(argv: list[str]) -> int:
         def owns(code: str) -> bool:
             return owner(code, n) == k
 
+        if metrics_at is not None:  # each worker on its own port: PORT+k
+            metrics_at = (metrics_at[0], metrics_at[1] + k)
+
     proxies = Proxies(args.forwarded_allow_ips)
     config = ServerConfig(
         owns=owns,
@@ -232,6 +258,7 @@ def main(argv: list[str]) -> int:
             proxies=proxies,
         ),
         hello_seconds=args.hello_timeout,
+        metrics_listen=metrics_at,
     )
     if args.ink_limits:
         drawing, room = (int(x) for x in args.ink_limits.split(","))
@@ -250,6 +277,10 @@ def main(argv: list[str]) -> int:
             print(f"Sharing rooms through Redis at {args.redis_url}")
         if args.workers > 1:
             print(f"{args.workers} worker processes, each room served by one of them")
+        if metrics_at is not None:
+            ports = (f"{metrics_at[1]}-{metrics_at[1] + args.workers - 1}" if args.workers > 1
+                     else str(metrics_at[1]))
+            print(f"Prometheus metrics on {metrics_at[0]}, port {ports}, path /metrics")
         sys.stdout.flush()
     if args.workers > 1:
         from atelier.server.workers import run_parent
@@ -281,6 +312,9 @@ def main(argv: list[str]) -> int:
         host=args.host,
         port=args.port,
         log_level=args.log_level,
+        # JSON: uvicorn's lines too; text: uvicorn's own configuration, as before
+        log_config=(logs.uvicorn_config("json", args.log_level) if args.log_format == "json"
+                    else uvicorn.config.LOGGING_CONFIG),
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,
         # A phone that drops off the network without closing its socket shows

@@ -25,6 +25,7 @@ from atelier.errors import RuleError
 from atelier.games.core import Game
 from atelier.hub import Hub, HubMessage
 from atelier.ink.guard import restore
+from atelier.metrics import COMMIT_SECONDS, STORE_ERRORS
 from atelier.server.ink.intake import MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES, InkIntake
 from atelier.server.room import fanout, views
 from atelier.server.room.computers import Computers
@@ -200,7 +201,11 @@ class Rooms:
 
     async def _load(self, code: str) -> LiveRoom | None:
         """The room rebuilt from its log and its ink."""
-        events = await self.store.load_events(code)
+        try:
+            events = await self.store.load_events(code)
+        except Exception:
+            STORE_ERRORS.labels("load").inc()
+            raise
         if not events or events[0].kind != "created":
             return None
         model = replay_log(code, self.games(events[0].data["game"]), events)
@@ -263,6 +268,7 @@ class Rooms:
         """Decide, log and apply, nothing sent yet: (its seq, the event). The caller
         may tell whom it concerns first (a join, its new player), then :meth:`announce`."""
         model = room.model
+        began = time.monotonic()
         async with room.lock:
             for attempt in range(COMMIT_RETRIES):
                 try:
@@ -284,7 +290,11 @@ class Rooms:
                     await self._catch_up(room)
                     await asyncio.sleep(secrets.randbelow(1000) / 1e6 * (1 + attempt))
                     continue
+                except Exception:
+                    STORE_ERRORS.labels("append").inc()
+                    raise
                 model.apply_event(seq, kind, data, state)
+                COMMIT_SECONDS.observe(time.monotonic() - began)
                 return seq, (kind, data)
             raise RuleError("busy")
 
