@@ -36,10 +36,13 @@ def sync_ink(room: InkRoom, conn: Watcher) -> None:
         return
     conn.send(views.simple("ink_sync", key=key, seats=sorted(new)))
     drawings = room.ink.get(key, {})
+    tally = INK
     for seat in sorted(new):
         prefix = bytes([seat])
         for batch in drawings.get(seat, ()):
             conn.send(prefix + batch)
+            tally.frames_out += 1
+            tally.bytes_out += 1 + len(batch)
 
 
 _HEAD = struct.Struct(">HB").pack
