@@ -61,6 +61,8 @@ class Redact(logging.Filter):
         message = record.getMessage()
         clean = redact(message)
         if clean != message:
+            if not hasattr(record, "event"):
+                record.event = redact(str(record.msg))  # the template, for JsonFormatter
             record.msg, record.args = clean, None
         return True
 
