@@ -200,7 +200,8 @@ def main(argv: list[str]) -> int:
             metrics_at = parse_listen(args.metrics_listen)
         except ValueError as err:
             parser().error(f"--metrics-listen: {err}")
-        if metrics_at[1] == args.port and args.workers == 1:
+        if metrics_at[1] <= args.port < metrics_at[1] + args.workers:
+            # worker k listens on PORT+k: none of them may take the public port
             parser().error("--metrics-listen must not be the public port")
     raise_file_limit()
     import uvicorn
