@@ -13,7 +13,11 @@ from pathlib import Path
 
 import httpx
 import pytest
+from prometheus_client import CollectorRegistry, generate_latest
+from prometheus_client.core import Metric
+from prometheus_client.registry import Collector
 
+from atelier.metrics import LoopHistogram
 from support.client import Client, open_client, seated_room
 from support.ink import stroke
 from support.server import ServerProcess, create_room, free_port, wait_until
@@ -172,3 +176,24 @@ async def test_each_worker_serves_its_own_metrics(
 
     await wait_until(lambda: total("atelier_connections") == 6.0, 60, "6 connections")
     assert total("atelier_hellos_total") == 6.0
+
+
+def test_the_lock_free_histogram_reads_as_a_prometheus_histogram() -> None:
+    h = LoopHistogram("atelier_test_seconds", "a test", (0.01, 0.1))
+    for v in (0.005, 0.05, 0.05, 3.0):
+        h.observe(v)
+    class One(Collector):
+        def collect(self) -> Iterator[Metric]:
+            yield h.metric()
+
+    registry = CollectorRegistry()
+    registry.register(One())
+    text = generate_latest(registry).decode()
+    assert sample(text, "atelier_test_seconds_bucket", '{le="0.01"}') == 1.0
+    assert sample(text, "atelier_test_seconds_bucket", '{le="0.1"}') == 3.0
+    assert sample(text, "atelier_test_seconds_bucket", '{le="+Inf"}') == 4.0
+    assert sample(text, "atelier_test_seconds_count") == 4.0
+    assert sample(text, "atelier_test_seconds_sum") == 3.105
+    checked = subprocess.run([_binary("promtool"), "check", "metrics"], input=text.encode(),
+                             capture_output=True, timeout=60)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
