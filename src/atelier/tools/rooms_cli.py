@@ -15,6 +15,7 @@ import asyncio
 import base64
 import datetime
 import json
+import os
 import struct
 import sys
 from typing import Any
@@ -72,7 +73,11 @@ async def _run(command: str, args: argparse.Namespace) -> int:
     if command != "list" and not valid_code(code):
         print(f"atelier rooms: {code[:16]!r} is not a room code", file=sys.stderr)
         return 2
-    store = await open_store(db_path(args), args.database_url, args.table_prefix)
+    path = db_path(args)
+    if path is not None and not os.path.exists(path):  # opening would create an empty one
+        print(f"atelier rooms: no database at {path} (--db PATH)", file=sys.stderr)
+        return 1
+    store = await open_store(path, args.database_url, args.table_prefix)
     try:
         if command == "list":
             return await _list(store, args)
