@@ -75,3 +75,17 @@ def test_the_filter_blanks_credentials_a_careless_line_would_leak() -> None:
     assert Redact().filter(record)
     line = json.loads(JsonFormatter().format(record))
     assert token not in json.dumps(line) and line["event"] == "bad token %s"
+
+
+def test_uvicorns_access_lines_keep_their_format_when_blanked() -> None:
+    """uvicorn's access formatter reads the record's arguments: the filter blanks
+    each of them, so the line still formats (text and JSON alike)."""
+    from uvicorn.logging import AccessFormatter
+
+    token = "Zm9vYmFyYmF6cXV4cXV1eHF1dXhxdXV4cXV1eA"
+    record = logging.LogRecord("uvicorn.access", logging.INFO, __file__, 1,
+                               '%s - "%s %s HTTP/%s" %d',
+                               ("127.0.0.1:5000", "GET", f"/r/{token}", "1.1", 404), None)
+    assert Redact().filter(record)
+    line = AccessFormatter('%(client_addr)s - "%(request_line)s" %(status_code)s').format(record)
+    assert token not in line and "GET /r/[redacted] HTTP/1.1" in line

@@ -17,6 +17,7 @@ characters) and the values of fields named like secrets.
 from __future__ import annotations
 
 import contextvars
+import copy
 import itertools
 import json
 import logging
@@ -59,10 +60,23 @@ class Redact(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         message = record.getMessage()
+        if redact(message) == message:
+            return True
+        if not hasattr(record, "event"):
+            record.event = redact(str(record.msg))  # the template, for JsonFormatter
+        # Each argument on its own first: formatters such as uvicorn's access
+        # formatter read the arguments, not the message.
+        if isinstance(record.args, tuple):
+            record.args = tuple(redact(a) if isinstance(a, str) else a for a in record.args)
+        elif isinstance(record.args, dict):
+            record.args = {k: redact(v) if isinstance(v, str) else v
+                           for k, v in record.args.items()}
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        message = record.getMessage()
         clean = redact(message)
-        if clean != message:
-            if not hasattr(record, "event"):
-                record.event = redact(str(record.msg))  # the template, for JsonFormatter
+        if clean != message and record.name != "uvicorn.access":
+            # a secret made of the template and an argument together ("token=%s")
             record.msg, record.args = clean, None
         return True
 
@@ -103,16 +117,21 @@ def handler(log_format: str) -> logging.Handler:
 
 
 def uvicorn_config(log_format: str, level: str) -> dict[str, Any]:
-    """uvicorn's own loggers (errors, and access lines at ``info``) in the same
-    format and through the same filter as ours."""
-    formatter: dict[str, Any] = (
-        {"()": "atelier.logs.JsonFormatter"} if log_format == "json"
-        else {"format": TEXT_FORMAT})
+    """uvicorn's own loggers (errors, and access lines at ``info``) through the same
+    filter as ours: in JSON like ours, or as text in uvicorn's usual look."""
+    if log_format != "json":
+        from uvicorn.config import LOGGING_CONFIG
+
+        text = copy.deepcopy(LOGGING_CONFIG)
+        text["filters"] = {"redact": {"()": "atelier.logs.Redact"}}
+        for out in text["handlers"].values():
+            out["filters"] = ["redact"]
+        return text
     return {
         "version": 1,
         "disable_existing_loggers": False,
         "filters": {"redact": {"()": "atelier.logs.Redact"}},
-        "formatters": {"main": formatter},
+        "formatters": {"main": {"()": "atelier.logs.JsonFormatter"}},
         "handlers": {"main": {"class": "logging.StreamHandler", "formatter": "main",
                               "filters": ["redact"], "stream": "ext://sys.stderr"}},
         "loggers": {

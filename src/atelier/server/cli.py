@@ -313,9 +313,8 @@ def main(argv: list[str]) -> int:
         host=args.host,
         port=args.port,
         log_level=args.log_level,
-        # JSON: uvicorn's lines too; text: uvicorn's own configuration, as before
-        log_config=(logs.uvicorn_config("json", args.log_level) if args.log_format == "json"
-                    else uvicorn.config.LOGGING_CONFIG),
+        # uvicorn's lines through the same filter (and in JSON with --log-format json)
+        log_config=logs.uvicorn_config(args.log_format, args.log_level),
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,
         # A phone that drops off the network without closing its socket shows
