@@ -50,7 +50,9 @@ def tag_connection(room: str) -> str:
     """Tag every log line of the current task (a room socket) with its room and a
     connection id (a number in this process: it names nothing secret)."""
     conn = f"{os.getpid()}-{next(_CONN_IDS)}"
-    ROOM.set(room)
+    # the code as the client sent it in the path: at most a code's length, so a
+    # credential pasted there could never fit
+    ROOM.set(room[:16])
     CONN.set(conn)
     return conn
 
