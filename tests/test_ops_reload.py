@@ -37,9 +37,10 @@ async def closed_by_server(client: Client) -> int | None:
 async def test_sighup_replaces_every_worker_and_loses_no_acked_action_or_ink(
         server_factory: Callable[..., ServerProcess], clients: list[Client]) -> None:
     srv = server_factory("--workers", "2")
-    assert srv.proc is not None
-    await wait_until(lambda: len(children(srv.proc.pid)) == 2, 60, "two workers")
-    before = children(srv.proc.pid)
+    proc = srv.proc
+    assert proc is not None
+    await wait_until(lambda: len(children(proc.pid)) == 2, 60, "two workers")
+    before = children(proc.pid)
     rooms: list[tuple[str, list[Client]]] = []
     while {owner(code, 2) for code, _ in rooms} != {0, 1} or len(rooms) < 3:
         rooms.append(await seated_room(clients, srv, n=2))
@@ -54,12 +55,12 @@ async def test_sighup_replaces_every_worker_and_loses_no_acked_action_or_ink(
                 await p.send(batch)
             assert (await p.act(type="note", text=f"n{seat}"))["t"] == "ack"
 
-    srv.proc.send_signal(signal.SIGHUP)
+    proc.send_signal(signal.SIGHUP)
     codes = await asyncio.gather(*(closed_by_server(p) for _, ps in rooms for p in ps))
     assert set(codes) == {1012}, codes  # "server restarting": clients reconnect
-    await wait_until(lambda: len(children(srv.proc.pid)) == 2
-                     and not children(srv.proc.pid) & before, 120, "both workers replaced")
-    assert srv.proc.poll() is None
+    await wait_until(lambda: len(children(proc.pid)) == 2
+                     and not children(proc.pid) & before, 120, "both workers replaced")
+    assert proc.poll() is None
 
     for code, players in rooms:
         for seat, p in enumerate(players):
