@@ -82,8 +82,8 @@ async def _play(ws_base: str, player: Player, stop: asyncio.Event, ink: list[byt
 
     next_ink = 0
     msg_id = 0
+    closed_at: float | None = None
     while not stop.is_set():
-        closed_at = time.monotonic() if player.closes else None
         try:
             async with websockets.connect(f"{ws_base}/ws/{player.code}") as ws:
                 await ws.send(json.dumps({"t": "hello", "v": 1, "token": player.token}))
@@ -93,6 +93,7 @@ async def _play(ws_base: str, player: Player, stop: asyncio.Event, ink: list[byt
                         break
                 if closed_at is not None:
                     player.reconnects.append(time.monotonic() - closed_at)
+                    closed_at = None
                 if seat_msg is not None:  # the first connection sits down
                     await ws.send(json.dumps(seat_msg))
                     while True:
@@ -100,7 +101,6 @@ async def _play(ws_base: str, player: Player, stop: asyncio.Event, ink: list[byt
                         if isinstance(raw, str) and json.loads(raw)["t"] == "joined":
                             joined = json.loads(raw)
                             player.token, seat_msg = joined["token"], None
-                            player.seat = joined["player"]["seat"]
                             break
                     return  # seated: the bench starts the game, then plays
                 sent_at = time.monotonic()
@@ -132,9 +132,10 @@ async def _play(ws_base: str, player: Player, stop: asyncio.Event, ink: list[byt
                                     player.unconfirmed = []
         except websockets.ConnectionClosed as closed:
             player.closes.append(closed.rcvd.code if closed.rcvd else None)
+            closed_at = closed_at or time.monotonic()
         except OSError:
-            player.closes.append(None)
-            await asyncio.sleep(0.05)  # the address refused: the parent is between workers
+            closed_at = closed_at or time.monotonic()
+            await asyncio.sleep(0.05)
 
 
 async def _check(ws_base: str, player: Player) -> tuple[int, int, int]:
@@ -149,15 +150,15 @@ async def _check(ws_base: str, player: Player) -> tuple[int, int, int]:
         while True:
             raw = await asyncio.wait_for(ws.recv(), 30)
             if isinstance(raw, bytes):
-                if raw[0] == player.seat:
-                    frames.append(raw[1:])
+                frames.append(raw)
                 continue
             msg = json.loads(raw)
             if msg["t"] == "state" and msg.get("game"):
+                player.seat = msg["you"]["seat"]
                 ticks = msg["game"]["ticks"][player.seat]
             if msg["t"] == "ack" and msg.get("id") == 1:
                 break
-    kept = set(frames)
+    kept = {f[1:] for f in frames if f[0] == player.seat}
     return (ticks, sum(b not in kept for b in player.confirmed),
             sum(b not in kept for b in player.unconfirmed))
 
@@ -199,7 +200,7 @@ async def run(args: argparse.Namespace) -> int:
                 await _play(ws_base, p, asyncio.Event(), [], join)
                 players.append(p)
         for code, _ in hosts:  # the host starts each game
-            host = next(p for p in players if p.code == code and p.seat == 0)
+            host = next(p for p in players if p.code == code and p.name == "P0")
             import websockets
 
             async with websockets.connect(f"{ws_base}/ws/{code}") as ws:
@@ -241,11 +242,11 @@ async def run(args: argparse.Namespace) -> int:
     print(f"ink lost: {sum(r[1] for r in results)} of "
           f"{sum(len(p.confirmed) for p in players)} batches the server had taken; "
           f"in flight at a close and not arrived: {sum(r[2] for r in results)}")
+    print(f"sockets closed by the server: {len(closed)} (codes {sorted(set(map(str, closed)))})")
     if reconnects:
         ordered = sorted(reconnects)
-        print(f"reconnects: {len(ordered)} (sockets closed with {sorted(set(map(str, closed)))});"
-              f" longest {1000 * ordered[-1]:.0f} ms, median "
-              f"{1000 * ordered[len(ordered) // 2]:.0f} ms")
+        print(f"reconnects: {len(ordered)}; from a close to the new socket's welcome: longest "
+              f"{1000 * ordered[-1]:.0f} ms, median {1000 * ordered[len(ordered) // 2]:.0f} ms")
     errors = [e for p in players for e in p.errors]
     print(f"refusals during the run: {len(errors)} {sorted(set(errors))}")
     return 0 if lost == 0 and sum(r[1] for r in results) == 0 else 1
