@@ -9,8 +9,8 @@ goes on. After the restart every player connects once more and compares:
 - acked actions lost: ticks the server acknowledged that its state no longer counts;
 - ink lost: batches the server had certainly taken (sent before a later message
   it acknowledged on the same socket) that are not in the drawing;
-- ink unconfirmed: batches in flight when a socket closed that did not arrive
-  (the transport's loss, which a browser re-sends with its stroke);
+- ink unconfirmed: batches sent after a socket's last ack that did not arrive
+  (in flight when it closed: the transport's loss, not the server's);
 - the longest reconnect: from a socket's close to the new one's welcome.
 """
 
@@ -42,6 +42,7 @@ class Player:
     ticks_acked: int = 0
     confirmed: list[bytes] = field(default_factory=list)  # batches before an ack
     unconfirmed: list[bytes] = field(default_factory=list)  # since the last ack
+    in_flight: list[bytes] = field(default_factory=list)  # unconfirmed when a socket closed
     reconnects: list[float] = field(default_factory=list)
     closes: list[int | None] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # refusals the server sent
@@ -55,6 +56,8 @@ def add_parser(sub: Any) -> None:
                     help="seconds of play before the SIGHUP (default 3)")
     ap.add_argument("--after", type=float, default=3.0,
                     help="seconds of play after every worker was replaced (default 3)")
+    ap.add_argument("--no-restart", action="store_true",
+                    help="the same play without the SIGHUP: the figures to compare with")
 
 
 def _post(url: str, body: dict[str, Any]) -> dict[str, Any]:
@@ -104,7 +107,7 @@ async def _play(ws_base: str, player: Player, stop: asyncio.Event, ink: list[byt
                             break
                     return  # seated: the bench starts the game, then plays
                 sent_at = time.monotonic()
-                pending: dict[int, float] = {}
+                pending: dict[int, int] = {}  # a tick's id -> batches sent before it
                 while not stop.is_set():
                     batch = ink[next_ink % len(ink)]
                     next_ink += 1
@@ -112,7 +115,7 @@ async def _play(ws_base: str, player: Player, stop: asyncio.Event, ink: list[byt
                     player.unconfirmed.append(batch)
                     if time.monotonic() - sent_at >= 0.5:
                         msg_id += 1
-                        pending[msg_id] = time.monotonic()
+                        pending[msg_id] = len(player.unconfirmed)
                         await ws.send(json.dumps({"t": "act", "id": msg_id,
                                                   "action": {"type": "tick"}}))
                         sent_at = time.monotonic()
@@ -125,17 +128,23 @@ async def _play(ws_base: str, player: Player, stop: asyncio.Event, ink: list[byt
                                 if msg.get("t") == "error":
                                     player.errors.append(str(msg.get("code")))
                                 if msg.get("t") == "ack" and msg.get("id") in pending:
-                                    pending.pop(msg["id"])
                                     player.ticks_acked += 1
-                                    # everything sent before this ack was taken
-                                    player.confirmed += player.unconfirmed
-                                    player.unconfirmed = []
+                                    # the batches sent before the tick were taken
+                                    # (messages are handled in order)
+                                    n = pending.pop(msg["id"])
+                                    player.confirmed += player.unconfirmed[:n]
+                                    player.unconfirmed = player.unconfirmed[n:]
+                                    for later in pending:
+                                        pending[later] = max(0, pending[later] - n)
         except websockets.ConnectionClosed as closed:
             player.closes.append(closed.rcvd.code if closed.rcvd else None)
             closed_at = closed_at or time.monotonic()
         except OSError:
             closed_at = closed_at or time.monotonic()
             await asyncio.sleep(0.05)
+        # what this socket sent after its last ack is not confirmed by a later one
+        player.in_flight += player.unconfirmed
+        player.unconfirmed = []
 
 
 async def _check(ws_base: str, player: Player) -> tuple[int, int, int]:
@@ -160,7 +169,7 @@ async def _check(ws_base: str, player: Player) -> tuple[int, int, int]:
                 break
     kept = {f[1:] for f in frames if f[0] == player.seat}
     return (ticks, sum(b not in kept for b in player.confirmed),
-            sum(b not in kept for b in player.unconfirmed))
+            sum(b not in kept for b in player.in_flight))
 
 
 def _workers(pid: int) -> set[int]:
@@ -214,10 +223,12 @@ async def run(args: argparse.Namespace) -> int:
         tasks = [asyncio.create_task(_play(ws_base, p, stop, _batches(4000, k), None))
                  for k, p in enumerate(players)]
         await asyncio.sleep(args.before)
-        before = _workers(server.pid)
+        before = set() if args.no_restart else _workers(server.pid)
         began = time.monotonic()
-        os.kill(server.pid, signal.SIGHUP)
-        while len(_workers(server.pid) - before) < args.workers:
+        if not args.no_restart:
+            os.kill(server.pid, signal.SIGHUP)
+        # done when every old worker has exited (its replacement then starts serving)
+        while _workers(server.pid) & before or len(_workers(server.pid)) != args.workers:
             await asyncio.sleep(0.05)
             if time.monotonic() - began > 300:
                 print("the workers were not all replaced within 300 s", file=sys.stderr)
@@ -237,11 +248,12 @@ async def run(args: argparse.Namespace) -> int:
     reconnects = [r for p in players for r in p.reconnects]
     closed = [c for p in players for c in p.closes]
     print(f"rolling restart: {args.rooms} rooms x 2 players, --workers {args.workers}; "
-          f"every worker replaced {replaced:.1f} s after SIGHUP")
+          f"the last old worker gone {replaced:.1f} s after SIGHUP")
     print(f"acked actions lost: {lost} of {acked}")
     print(f"ink lost: {sum(r[1] for r in results)} of "
           f"{sum(len(p.confirmed) for p in players)} batches the server had taken; "
-          f"in flight at a close and not arrived: {sum(r[2] for r in results)}")
+          f"sent after a socket's last ack and not kept: {sum(r[2] for r in results)} of "
+          f"{sum(len(p.in_flight) for p in players)}")
     print(f"sockets closed by the server: {len(closed)} (codes {sorted(set(map(str, closed)))})")
     if reconnects:
         ordered = sorted(reconnects)

@@ -144,6 +144,8 @@ def parser() -> argparse.ArgumentParser:
                          "(default 1; docs/deploy.md)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)  # "k/N": this process is worker k
     ap.add_argument("--worker-fd", type=int, help=argparse.SUPPRESS)
+    # a replacement in a rolling restart: loads, then waits for the parent's word
+    ap.add_argument("--worker-wait", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--ws-transport", choices=("lean", "uvicorn"), default="lean",
                     help=argparse.SUPPRESS)  # uvicorn's: for comparing in benchmarks
     ap.add_argument("--quiet", action="store_true", help="print only the local URL")
@@ -329,5 +331,9 @@ def main(argv: list[str]) -> int:
     if args.worker_fd is None:
         uvicorn.Server(settings).run()
     else:
+        if args.worker_wait:
+            from atelier.server.workers import wait_for_go
+
+            wait_for_go(args.worker_fd)
         WorkerServer(settings, args.worker_fd).run()
     return 0

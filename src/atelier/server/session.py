@@ -92,7 +92,7 @@ class Session:
         try:
             if await self.handshake():
                 HELLOS.inc()
-                log.info("hello from a %s", "spectator" if self.conn.player_id is None
+                log.debug("hello from a %s", "spectator" if self.conn.player_id is None
                          else "player")
                 self.on_hello()
                 assert self.room is not None
@@ -104,7 +104,7 @@ class Session:
         finally:
             if self.room is not None:
                 self.rooms.detach(self.room, self.conn)
-                log.info("socket closed")
+                log.debug("socket closed")
             self.conn.close(1000)
             with contextlib.suppress(asyncio.TimeoutError, Exception):
                 await asyncio.wait_for(writer, 2)

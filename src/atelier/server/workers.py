@@ -98,11 +98,14 @@ class Worker:
         self.k, self.n, self.argv = k, n, argv
         self.channel, self.proc = self._spawn()
 
-    def _spawn(self) -> tuple[socket.socket, subprocess.Popen[bytes]]:
+    def _spawn(self, wait: bool = False) -> tuple[socket.socket, subprocess.Popen[bytes]]:
+        """A new worker process; ``wait``: it loads everything, says so, and waits
+        for the parent's word before it starts serving (a rolling restart)."""
         mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         proc = subprocess.Popen(
             [sys.executable, "-m", "atelier", "serve", *self.argv,
-             "--worker", f"{self.k}/{self.n}", "--worker-fd", str(theirs.fileno())],
+             "--worker", f"{self.k}/{self.n}", "--worker-fd", str(theirs.fileno()),
+             *(["--worker-wait"] if wait else [])],
             pass_fds=[theirs.fileno()])
         theirs.close()
         return mine, proc
@@ -169,13 +172,23 @@ class Router:
         loop = asyncio.get_running_loop()
         try:
             for k, worker in enumerate(self.workers):
+                # the new process first: its imports and app (seconds on a busy
+                # machine) happen while the old one still serves
+                channel, proc = worker._spawn(wait=True)
+                if not await loop.run_in_executor(None, _ready, channel):
+                    log.error("worker %d's replacement did not start; the old one stays", k)
+                    proc.kill()
+                    channel.close()
+                    continue
                 gate = self.gates[k] = asyncio.Event()
                 worker.replacing = True
                 try:
                     worker.stop()
                     await loop.run_in_executor(None, _wait_or_kill, worker.proc)
                     worker.channel.close()
-                    worker.channel, worker.proc = worker._spawn()
+                    # only now may it load rooms: the old one has written their ink
+                    channel.sendall(b"g")
+                    worker.channel, worker.proc = channel, proc
                 finally:
                     worker.replacing = False
                     self.gates[k] = None
@@ -187,6 +200,32 @@ class Router:
 
 STOP_WAIT = 30.0
 """Seconds an old worker has to stop (closing sockets, writing its ink) before it is killed."""
+
+
+READY_WAIT = 300.0  # seconds a replacement may take to load before it is given up
+
+
+def _ready(channel: socket.socket) -> bool:
+    """Whether a waiting worker said it is loaded (one byte on its channel)."""
+    channel.settimeout(READY_WAIT)
+    try:
+        return channel.recv(1) == b"r"
+    except OSError:
+        return False
+    finally:
+        channel.settimeout(None)
+
+
+def wait_for_go(fd: int) -> None:
+    """In a replacement worker (``--worker-wait``): say it is loaded, then wait
+    until the parent says its predecessor has stopped."""
+    channel = socket.socket(fileno=os.dup(fd))
+    try:
+        channel.sendall(b"r")
+        if channel.recv(1) != b"g":
+            raise SystemExit(0)  # the parent gave up on this one
+    finally:
+        channel.close()
 
 
 def _wait_or_kill(proc: subprocess.Popen[bytes]) -> None:
