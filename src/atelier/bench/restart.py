@@ -247,8 +247,9 @@ async def run(args: argparse.Namespace) -> int:
                                                                         strict=True))
     reconnects = [r for p in players for r in p.reconnects]
     closed = [c for p in players for c in p.closes]
-    print(f"rolling restart: {args.rooms} rooms x 2 players, --workers {args.workers}; "
-          f"the last old worker gone {replaced:.1f} s after SIGHUP")
+    what = ("no restart (--no-restart)" if args.no_restart else
+            f"the last old worker gone {replaced:.1f} s after SIGHUP")
+    print(f"rolling restart: {args.rooms} rooms x 2 players, --workers {args.workers}; {what}")
     print(f"acked actions lost: {lost} of {acked}")
     print(f"ink lost: {sum(r[1] for r in results)} of "
           f"{sum(len(p.confirmed) for p in players)} batches the server had taken; "
