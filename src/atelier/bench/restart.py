@@ -46,6 +46,7 @@ class Player:
     reconnects: list[float] = field(default_factory=list)
     closes: list[int | None] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)  # refusals the server sent
+    connected: bool = False  # has a socket that said hello now
 
 
 def add_parser(sub: Any) -> None:
@@ -97,6 +98,7 @@ async def _play(ws_base: str, player: Player, stop: asyncio.Event, ink: list[byt
                 if closed_at is not None:
                     player.reconnects.append(time.monotonic() - closed_at)
                     closed_at = None
+                player.connected = True
                 if seat_msg is not None:  # the first connection sits down
                     await ws.send(json.dumps(seat_msg))
                     while True:
@@ -142,6 +144,7 @@ async def _play(ws_base: str, player: Player, stop: asyncio.Event, ink: list[byt
         except OSError:
             closed_at = closed_at or time.monotonic()
             await asyncio.sleep(0.05)
+        player.connected = False
         # what this socket sent after its last ack is not confirmed by a later one
         player.in_flight += player.unconfirmed
         player.unconfirmed = []
@@ -235,6 +238,10 @@ async def run(args: argparse.Namespace) -> int:
                 return 1
         replaced = time.monotonic() - began
         await asyncio.sleep(args.after)
+        # and every player back (their reconnect times are the figure)
+        waited = time.monotonic()
+        while not all(p.connected for p in players) and time.monotonic() - waited < 120:
+            await asyncio.sleep(0.05)
         stop.set()
         await asyncio.gather(*tasks)
         results = [await _check(ws_base, p) for p in players]
