@@ -76,3 +76,15 @@ def test_bench_inkpath_takes_every_batch() -> None:
         capture_output=True, text=True, timeout=120, check=True,
     ).stdout
     assert re.fullmatch(r"[\d.]+ us per batch \(300 batches, each to 2 players\)\n", out), out
+
+
+def test_bench_restart_prints_figures_and_loses_nothing() -> None:
+    """A rolling restart under a tiny load: every line printed, nothing acked lost."""
+    done = subprocess.run(
+        [sys.executable, "-m", "atelier", "bench", "restart", "--rooms", "2", "--before", "1",
+         "--after", "1"], capture_output=True, text=True, timeout=600)
+    out = done.stdout
+    assert done.returncode == 0, out + done.stderr[-2000:]
+    assert re.search(r"acked actions lost: 0 of [1-9]\d*", out), out
+    assert re.search(r"ink lost: 0 of [1-9]\d* batches", out), out
+    assert re.search(r"reconnects: 4; .* longest \d+ ms", out), out

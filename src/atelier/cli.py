@@ -19,6 +19,9 @@ COMMANDS: dict[tuple[str, ...], tuple[str, str]] = {
     ("piet",): ("atelier.tools.piet_cli", "Piet records, legal moves, computer arena"),
     ("decks",): ("atelier.content.cli", "check and count the word decks"),
     ("bench",): ("atelier.bench.cli", "benchmarks that print figures"),
+    ("backup",): ("atelier.tools.backup_cli", "copy the room store while the server runs"),
+    ("restore",): ("atelier.tools.restore_cli", "make a checked backup the room store"),
+    ("rooms",): ("atelier.tools.rooms_cli", "list, show, close and export rooms in the store"),
 }
 
 # commands that talk to sockets: SIGPIPE stays ignored (Python's default)

@@ -28,12 +28,12 @@ from typing import Any
 from atelier.bench import load
 from atelier.bench.load import Counts, Job
 from atelier.bench.measure import (
-    UNLIMITED,
     free_port,
     http,
     percentile,
     proc_cpu_seconds,
     proc_rss_mib,
+    start_server,
 )
 from atelier.ink.codec import decode_batch
 from atelier.ink.synth import DEVICES, record
@@ -67,18 +67,6 @@ class Run:
     @property
     def p99(self) -> float:
         return percentile([x / 1000 for x in self.counts.latencies], 99)
-
-
-def start_server(target: str, port: int, folder: str,
-                 extra: list[str]) -> subprocess.Popen[bytes]:
-    db = os.path.join(folder, f"{target}.sqlite3")
-    if target == "floor":
-        cmd = [sys.executable, "-m", "atelier.bench.floor", "--port", str(port), "--db", db]
-    else:
-        cmd = [sys.executable, "-m", "atelier", "serve", "--host", "127.0.0.1", "--port",
-               str(port), "--db", db, "--quiet", "--extra-game", "atelier.bench.sketch:GAME",
-               *UNLIMITED, *extra]
-    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
 
 
 async def measure(args: argparse.Namespace, target: str) -> Run:
@@ -338,14 +326,17 @@ def main(argv: list[str]) -> int:
     ink.add_argument("--serve-arg", action="append", default=[],
                      help="an argument for `atelier serve` (repeatable), e.g. --serve-arg=--x")
     ink.add_argument("--game", default="sketch", help=argparse.SUPPRESS)
-    from atelier.bench import rooms
+    from atelier.bench import restart, rooms
 
     rooms.add_parser(sub)
+    restart.add_parser(sub)
     args = ap.parse_args(argv)
     if args.what == "ink" and args.goals and args.url:
         ap.error("--goals starts its own servers: leave out --url")
     if args.what == "rooms":
         return rooms.main(args)
+    if args.what == "restart":
+        return restart.main(args)
     try:
         import uvloop
 

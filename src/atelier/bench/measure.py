@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 import os
 import socket
+import subprocess
+import sys
 import urllib.error
 import urllib.request
 from typing import Any
@@ -84,3 +86,17 @@ def percentile(values: list[float], q: float) -> float:
         return float("nan")
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
+
+
+def start_server(target: str, port: int, folder: str,
+                 extra: list[str]) -> subprocess.Popen[bytes]:
+    """A server process on ``port`` with its store in ``folder``: ``atelier`` (with
+    the sketch game, per-address limits lifted) or ``floor`` (the lean relay)."""
+    db = os.path.join(folder, f"{target}.sqlite3")
+    if target == "floor":
+        cmd = [sys.executable, "-m", "atelier.bench.floor", "--port", str(port), "--db", db]
+    else:
+        cmd = [sys.executable, "-m", "atelier", "serve", "--host", "127.0.0.1", "--port",
+               str(port), "--db", db, "--quiet", "--extra-game", "atelier.bench.sketch:GAME",
+               *UNLIMITED, *extra]
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL)

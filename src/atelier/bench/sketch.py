@@ -20,6 +20,14 @@ class Advance(Action):
     type: Literal["advance"]  # the system ends the sketch
 
 
+@ACTIONS.action
+class Tick(Action):
+    """A player's logged action that only counts itself: what `atelier bench
+    restart` checks survives a restart (the count of acknowledged ticks)."""
+
+    type: Literal["tick"] = "tick"
+
+
 class NoSettings(SettingsModel):
     """A sketch has none."""
 
@@ -47,10 +55,14 @@ class SketchGame:
               now: float) -> dict[str, Any]:
         if action.type == "advance" and seat == SYSTEM:
             return {**state, "over": True}
+        if action.type == "tick" and 0 <= seat < state["seats"]:
+            ticks = list(state.get("ticks") or [0] * state["seats"])
+            ticks[seat] += 1
+            return {**state, "ticks": ticks}
         raise RuleError("bad_action")
 
     def view(self, state: Mapping[str, Any], seat: int | None) -> dict[str, Any]:
-        return {"over": state["over"]}
+        return {"over": state["over"], "ticks": state.get("ticks") or [0] * state["seats"]}
 
     def deadline(self, state: Mapping[str, Any]) -> float | None:
         return None

@@ -24,6 +24,7 @@ from collections import Counter, deque
 import redis.asyncio as aioredis
 
 from atelier.hub.base import ORIGIN_BYTES, HubMessage, Receiver, decode, encode
+from atelier.metrics import HUB_ERRORS
 
 log = logging.getLogger(__name__)
 
@@ -87,6 +88,7 @@ class RedisHub:
                     raise
                 except Exception:
                     # Redis unreachable: keep the notices, try again shortly
+                    HUB_ERRORS.labels("publish").inc()
                     log.exception("redis publish failed; retrying")
                     self._outbox.extendleft(reversed(batch))
                     await asyncio.sleep(0.5)
@@ -114,10 +116,12 @@ class RedisHub:
                         try:
                             await self._receiver(decode(data))
                         except Exception:
+                            HUB_ERRORS.labels("receive").inc()
                             log.exception("hub receiver failed")
             except asyncio.CancelledError:
                 raise
             except Exception:
+                HUB_ERRORS.labels("subscribe").inc()
                 log.exception("redis subscription lost; reconnecting")
                 await asyncio.sleep(0.5)
 

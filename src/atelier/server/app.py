@@ -30,6 +30,7 @@ from atelier.games.settings import schema
 from atelier.hub import open_hub
 from atelier.i18n import LANGUAGES, catalog
 from atelier.ink.batches import BatchLog
+from atelier.metrics import SCRAPE, MetricsServer
 from atelier.server.edge.addresses import AddressLimits, AddressPolicy, client_address
 from atelier.server.edge.budget import PendingBudget
 from atelier.server.edge.forwarded import Proxies
@@ -82,6 +83,8 @@ class ServerConfig:
     """The web client's files (``--web-dir``): the installed package's by default."""
     pending: PendingBudget | None = None
     """The front door's budget for unfinished requests, for /healthz (atelier serve)."""
+    metrics_listen: tuple[str, int] | None = None
+    """Where Prometheus scrapes this process (``--metrics-listen``); None: nowhere."""
 
 
 class CreateRoom(BaseModel):
@@ -132,9 +135,16 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         await rooms.start()
         app.state.rooms = rooms
         app.state.advisor = Advisor(store)
+        metrics = None
+        if config.metrics_listen is not None:
+            SCRAPE.rooms = rooms
+            metrics = MetricsServer(*config.metrics_listen)
+            await metrics.start()
         try:
             yield
         finally:
+            if metrics is not None:
+                await metrics.close()
             app.state.advisor.close()
             await rooms.close()
             await hub.close()

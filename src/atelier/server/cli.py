@@ -160,25 +160,36 @@ def parser() -> argparse.ArgumentParser:
                     "screens: its module's WEB folder; repeatable; docs/architecture.md)")
     ap.add_argument("--web-dir", default=None, metavar="DIR",
                     help="serve the web client from DIR instead of the installed one")
-    ap.add_argument("--log-level", default="warning")
+    ap.add_argument("--log-level", default="warning",
+                    help="debug, info, warning (default) or error; info adds uvicorn's "
+                    "access lines and the server's life cycle")
+    ap.add_argument("--log-format", choices=("text", "json"), default="text",
+                    help="json: one JSON object a line (time, level, process, room, "
+                    "connection, event); docs/deploy.md")
+    ap.add_argument("--metrics-listen", default=None, metavar="HOST:PORT",
+                    help="serve Prometheus metrics on this address (off by default; "
+                    "keep it off the public network). With --workers N, worker k "
+                    "listens on PORT+k; docs/deploy.md")
     ap.add_argument("--workers", type=int, default=1,
                     help="server processes behind this address, each room in one of them "
                          "(default 1; docs/deploy.md)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)  # "k/N": this process is worker k
     ap.add_argument("--worker-fd", type=int, help=argparse.SUPPRESS)
+    # a replacement in a rolling restart: loads, then waits for the parent's word
+    ap.add_argument("--worker-wait", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--ws-transport", choices=("lean", "uvicorn"), default="lean",
                     help=argparse.SUPPRESS)  # uvicorn's: for comparing in benchmarks
     ap.add_argument("--quiet", action="store_true", help="print only the local URL")
     return ap
 
 
-def setup_logging(level: str) -> None:
-    """The server's own log (life cycle at info: rooms unloaded, a clean stop) on stderr;
-    uvicorn configures its loggers itself."""
-    handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter("%(levelname)s:  %(name)s: %(message)s"))
+def setup_logging(level: str, log_format: str = "text") -> None:
+    """The server's own log (life cycle at info: rooms unloaded, a clean stop) on stderr,
+    in the format asked for (atelier.logs); uvicorn's loggers get the same (main())."""
+    from atelier.logs import handler
+
     ours = logging.getLogger("atelier")
-    ours.addHandler(handler)
+    ours.addHandler(handler(log_format))
     asked = getattr(logging, level.upper(), logging.WARNING)
     ours.setLevel(min(logging.INFO, asked if isinstance(asked, int) else logging.WARNING))
     ours.propagate = False
@@ -220,11 +231,26 @@ def main(argv: list[str]) -> int:
                        "--max-pending at least 1")
     if min(args.max_sockets, args.max_lookups_per_minute) < 1:
         parser().error("--max-sockets and --max-lookups-per-minute must be at least 1")
+    metrics_at = None
+    if args.metrics_listen:
+        from atelier.metrics import parse_listen
+
+        try:
+            metrics_at = parse_listen(args.metrics_listen)
+        except ValueError as err:
+            parser().error(f"--metrics-listen: {err}")
+        if metrics_at[1] <= args.port < metrics_at[1] + args.workers:
+            # worker k listens on PORT+k: none of them may take the public port
+            parser().error("--metrics-listen must not be the public port")
     open_files = raise_file_limit()
     import uvicorn
     from starlette.websockets import WebSocket
 
-    setup_logging(args.log_level)
+    from atelier import logs
+
+    if args.worker:
+        logs.WORKER = args.worker
+    setup_logging(args.log_level, args.log_format)
 
     from atelier.games.registry import register
     from atelier.server.app import ServerConfig, address_of, create_app
@@ -252,6 +278,9 @@ def main(argv: list[str]) -> int:
         def owns(code: str) -> bool:
             return owner(code, n) == k
 
+        if metrics_at is not None:  # each worker on its own port: PORT+k
+            metrics_at = (metrics_at[0], metrics_at[1] + k)
+
     proxies = Proxies(args.forwarded_allow_ips)
     memory = args.pending_memory << 20
     pending = PendingBudget(args.max_pending or pending_limit(open_files, memory), memory)
@@ -274,6 +303,7 @@ def main(argv: list[str]) -> int:
             proxies=proxies,
         ),
         hello_seconds=args.hello_timeout,
+        metrics_listen=metrics_at,
     )
     if args.web_dir:
         config.web_dir = Path(args.web_dir).resolve()
@@ -294,6 +324,10 @@ def main(argv: list[str]) -> int:
             print(f"Sharing rooms through Redis at {args.redis_url}")
         if args.workers > 1:
             print(f"{args.workers} worker processes, each room served by one of them")
+        if metrics_at is not None:
+            ports = (f"{metrics_at[1]}-{metrics_at[1] + args.workers - 1}" if args.workers > 1
+                     else str(metrics_at[1]))
+            print(f"Prometheus metrics on {metrics_at[0]}, port {ports}, path /metrics")
         sys.stdout.flush()
     if args.workers > 1:
         from atelier.server.workers import run_parent
@@ -328,6 +362,8 @@ def main(argv: list[str]) -> int:
         host=args.host,
         port=args.port,
         log_level=args.log_level,
+        # uvicorn's lines through the same filter (and in JSON with --log-format json)
+        log_config=logs.uvicorn_config(args.log_format, args.log_level),
         ws_max_size=64 * 1024,
         ws_per_message_deflate=False,
         # A phone that drops off the network without closing its socket shows
@@ -342,5 +378,9 @@ def main(argv: list[str]) -> int:
     if args.worker_fd is None:
         uvicorn.Server(settings).run()
     else:
+        if args.worker_wait:
+            from atelier.server.workers import wait_for_go
+
+            wait_for_go(args.worker_fd)
         WorkerServer(settings, args.worker_fd).run()
     return 0

@@ -15,6 +15,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from atelier.errors import RuleError
 from atelier.i18n import pick_language
+from atelier.logs import tag_connection
+from atelier.metrics import HELLOS, MESSAGES_IN, REFUSALS
 from atelier.server.edge.addresses import AddressLimits
 from atelier.server.edge.forwarded import Proxies
 from atelier.server.ink.transport import QUEUED, SocketTransport
@@ -76,6 +78,7 @@ class Session:
         self.inflight: asyncio.Future[None] | None = None
 
     def error(self, err: RuleError, msg_id: int | None = None) -> None:
+        REFUSALS.labels(err.code).inc()
         self.conn.send(views.error_message(err, self.conn.lang, msg_id))
 
     def refuse(self, err: RuleError, msg_id: int | None = None) -> None:
@@ -85,9 +88,13 @@ class Session:
             self.conn.close(CLOSE_POLICY, "abuse")
 
     async def run(self) -> None:
+        tag_connection(self.code)  # this task's log lines name the room and connection
         writer = asyncio.create_task(self.conn.writer())
         try:
             if await self.handshake():
+                HELLOS.inc()
+                log.debug("hello from a %s", "spectator" if self.conn.player_id is None
+                         else "player")
                 self.on_hello()
                 assert self.room is not None
                 await self.rooms.settle_host(self.room)
@@ -98,6 +105,7 @@ class Session:
         finally:
             if self.room is not None:
                 self.rooms.detach(self.room, self.conn)
+                log.debug("socket closed")
             self.conn.close(1000)
             with contextlib.suppress(asyncio.TimeoutError, Exception):
                 await asyncio.wait_for(writer, 2)
@@ -247,8 +255,10 @@ class Session:
         try:
             msg = p.parse_client(text)
         except RuleError as err:
+            MESSAGES_IN.labels("invalid").inc()
             self.refuse(err, p.message_id(text))
             return
+        MESSAGES_IN.labels(msg.t).inc()  # one of the protocol's fixed types
         try:
             await self.dispatch(msg)
         except RuleError as err:
@@ -335,6 +345,7 @@ async def serve_socket(ws: WebSocket, code: str, rooms: Rooms, allowed: frozense
     # counted before the accept, so a client whose upgrade succeeded is already counted
     refusal = addresses.admit(address)
     if refusal is not None:
+        REFUSALS.labels(refusal.code).inc()
         await ws.accept()
         lang = pick_language(ws.headers.get("accept-language"))
         await ws.send_text(views.error_message(refusal, lang))

@@ -98,11 +98,14 @@ class Worker:
         self.k, self.n, self.argv = k, n, argv
         self.channel, self.proc = self._spawn()
 
-    def _spawn(self) -> tuple[socket.socket, subprocess.Popen[bytes]]:
+    def _spawn(self, wait: bool = False) -> tuple[socket.socket, subprocess.Popen[bytes]]:
+        """A new worker process; ``wait``: it loads everything, says so, and waits
+        for the parent's word before it starts serving (a rolling restart)."""
         mine, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         proc = subprocess.Popen(
             [sys.executable, "-m", "atelier", "serve", *self.argv,
-             "--worker", f"{self.k}/{self.n}", "--worker-fd", str(theirs.fileno())],
+             "--worker", f"{self.k}/{self.n}", "--worker-fd", str(theirs.fileno()),
+             *(["--worker-wait"] if wait else [])],
             pass_fds=[theirs.fileno()])
         theirs.close()
         return mine, proc
@@ -115,9 +118,11 @@ class Worker:
                 raise
             socket.send_fds(self.channel, [b"c"], [conn.fileno()])
 
+    replacing = False  # a rolling restart is replacing it: not to be revived meanwhile
+
     def revive(self) -> bool:
         """Start the worker again if it has died (its rooms come back from the log)."""
-        if self.proc.poll() is None:
+        if self.replacing or self.proc.poll() is None:
             return False
         log.error("worker %d exited with %s; starting it again", self.k, self.proc.returncode)
         self.channel.close()
@@ -133,6 +138,9 @@ class Router:
     def __init__(self, workers: list[Worker]) -> None:
         self.workers = workers
         self.turn = itertools.cycle(range(len(workers)))
+        # set while worker k is being replaced: its new connections wait here
+        self.gates: list[asyncio.Event | None] = [None] * len(workers)
+        self.restarting = False
 
     async def route(self, conn: socket.socket) -> None:
         try:
@@ -140,11 +148,92 @@ class Router:
             if head:
                 code = room_in_request_line(head)
                 k = owner(code, len(self.workers)) if code else next(self.turn)
+                gate = self.gates[k]
+                if gate is not None:
+                    await asyncio.wait_for(gate.wait(), STOP_WAIT + FIRST_LINE_SECONDS)
                 self.workers[k].hand_over(conn)
         except (TimeoutError, OSError):
             pass
         finally:
             conn.close()
+
+    async def restart(self) -> None:
+        """SIGHUP: replace the workers one at a time with new processes (new code).
+
+        Each old worker stops as on SIGTERM: its sockets are closed with 1012
+        (the clients reconnect by themselves) and it writes the ink it accepted
+        before exiting. Only then is its replacement started, so the new process
+        loads each room from a complete log. Connections for that worker's rooms
+        that arrive meanwhile wait in the parent and are handed to the new one;
+        the other workers serve throughout."""
+        if self.restarting:
+            return
+        self.restarting = True
+        loop = asyncio.get_running_loop()
+        try:
+            for k, worker in enumerate(self.workers):
+                # the new process first: its imports and app (seconds on a busy
+                # machine) happen while the old one still serves
+                channel, proc = worker._spawn(wait=True)
+                if not await loop.run_in_executor(None, _ready, channel):
+                    log.error("worker %d's replacement did not start; the old one stays", k)
+                    proc.kill()
+                    channel.close()
+                    continue
+                gate = self.gates[k] = asyncio.Event()
+                worker.replacing = True
+                try:
+                    worker.stop()
+                    await loop.run_in_executor(None, _wait_or_kill, worker.proc)
+                    worker.channel.close()
+                    # only now may it load rooms: the old one has written their ink
+                    channel.sendall(b"g")
+                    worker.channel, worker.proc = channel, proc
+                finally:
+                    worker.replacing = False
+                    self.gates[k] = None
+                    gate.set()
+                log.warning("worker %d replaced (process %d)", k, worker.proc.pid)
+        finally:
+            self.restarting = False
+
+
+STOP_WAIT = 30.0
+"""Seconds an old worker has to stop (closing sockets, writing its ink) before it is killed."""
+
+
+READY_WAIT = 300.0  # seconds a replacement may take to load before it is given up
+
+
+def _ready(channel: socket.socket) -> bool:
+    """Whether a waiting worker said it is loaded (one byte on its channel)."""
+    channel.settimeout(READY_WAIT)
+    try:
+        return channel.recv(1) == b"r"
+    except OSError:
+        return False
+    finally:
+        channel.settimeout(None)
+
+
+def wait_for_go(fd: int) -> None:
+    """In a replacement worker (``--worker-wait``): say it is loaded, then wait
+    until the parent says its predecessor has stopped."""
+    channel = socket.socket(fileno=os.dup(fd))
+    try:
+        channel.sendall(b"r")
+        if channel.recv(1) != b"g":
+            raise SystemExit(0)  # the parent gave up on this one
+    finally:
+        channel.close()
+
+
+def _wait_or_kill(proc: subprocess.Popen[bytes]) -> None:
+    try:
+        proc.wait(STOP_WAIT)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait()
 
 
 async def _accept_forever(listener: socket.socket, router: Router,
@@ -157,6 +246,13 @@ async def _accept_forever(listener: socket.socket, router: Router,
 
     loop.add_signal_handler(signal.SIGCHLD, on_child_exit)
     tasks: set[asyncio.Task[None]] = set()
+
+    def on_reload() -> None:
+        task = asyncio.create_task(router.restart())
+        tasks.add(task)
+        task.add_done_callback(tasks.discard)
+
+    loop.add_signal_handler(signal.SIGHUP, on_reload)
     while True:
         conn, peer = await loop.sock_accept(listener)
         # counted while it waits here for its request line, as the workers count it after

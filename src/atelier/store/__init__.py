@@ -1,5 +1,5 @@
 """The append-only log of rooms: events and ink batches (SQLite or PostgreSQL)."""
 
-from atelier.store.log import Conflict, EventRow, InkRow, Store, open_store
+from atelier.store.log import CLOSED, Conflict, EventRow, InkRow, RoomRow, Store, open_store
 
-__all__ = ["Conflict", "EventRow", "InkRow", "Store", "open_store"]
+__all__ = ["CLOSED", "Conflict", "EventRow", "InkRow", "RoomRow", "Store", "open_store"]

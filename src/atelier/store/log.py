@@ -60,6 +60,18 @@ class EventRow:
 
 
 @dataclass(frozen=True)
+class RoomRow:
+    code: str
+    game: str
+    status: str  # lobby, playing, over, or closed (CLOSED)
+    created: float
+
+
+CLOSED = "closed"
+"""The status of a room an operator closed: no server loads it again."""
+
+
+@dataclass(frozen=True)
 class InkRow:
     key: str
     seat: int
@@ -195,9 +207,10 @@ class Store:
                         )
                     )
                     if status is not None:
+                        # a closed room stays closed, whatever a stale server writes
                         await conn.execute(
                             update(self.rooms)
-                            .where(self.rooms.c.code == code)
+                            .where(self.rooms.c.code == code, self.rooms.c.status != CLOSED)
                             .values(status=status)
                         )
             except IntegrityError as exc:
@@ -234,6 +247,42 @@ class Store:
                 await conn.execute(select(self.rooms.c.code).where(self.rooms.c.code == code))
             ).first()
         return row is not None
+
+    async def room_row(self, code: str) -> RoomRow | None:
+        """The room's index row (code, game, status, created), or None."""
+        query = select(self.rooms).where(self.rooms.c.code == code)
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(query)).first()
+        return None if row is None else RoomRow(row.code, row.game, row.status, row.created)
+
+    async def list_rooms(self, status: str | None = None, after: str = "",
+                         limit: int = 100) -> list[RoomRow]:
+        """Rooms by code from ``after`` on (for paging), ``limit`` at most."""
+        query = select(self.rooms).where(self.rooms.c.code > after)
+        if status is not None:
+            query = query.where(self.rooms.c.status == status)
+        query = query.order_by(self.rooms.c.code).limit(limit)
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query)).all()
+        return [RoomRow(r.code, r.game, r.status, r.created) for r in rows]
+
+    async def close_room(self, code: str) -> bool:
+        """Mark a room closed (an operator's ``atelier rooms close``): servers stop
+        serving it; its log stays. False if there is no such room."""
+        async with self._write_lock, self.engine.begin() as conn:
+            done = await conn.execute(
+                update(self.rooms).where(self.rooms.c.code == code).values(status=CLOSED))
+        return bool(done.rowcount)
+
+    async def closed_among(self, codes: Sequence[str]) -> list[str]:
+        """Which of ``codes`` are closed (asked in chunks: a process may hold thousands)."""
+        found: list[str] = []
+        for i in range(0, len(codes), 500):
+            query = select(self.rooms.c.code).where(
+                self.rooms.c.code.in_(codes[i : i + 500]), self.rooms.c.status == CLOSED)
+            async with self.engine.connect() as conn:
+                found += [r.code for r in (await conn.execute(query)).all()]
+        return found
 
     async def rooms_with_status(self, status: str) -> list[str]:
         query = select(self.rooms.c.code).where(self.rooms.c.status == status)

@@ -13,12 +13,14 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import multiprocessing
+import time
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Protocol
 
 from atelier.errors import RuleError
 from atelier.games.core import Advice
+from atelier.metrics import ENGINE_JOBS, ENGINE_QUEUED, ENGINE_RUNNING, ENGINE_SECONDS
 
 KEPT = 512
 """Answers kept in memory, the least recently asked dropped first."""
@@ -73,18 +75,32 @@ class Advisor:
             running = self._running.get(advice.key)  # asked meanwhile
         if running is None:
             if len(self._running) >= self.max_waiting:
+                ENGINE_JOBS.labels("refused").inc()
                 raise RuleError("advice_busy")
             loop = asyncio.get_running_loop()
             running = asyncio.ensure_future(
                 loop.run_in_executor(self._executor(), advice.run, *advice.args))
             self._running[advice.key] = running
-            running.add_done_callback(lambda done: self._settle(advice.key, done))
+            self._count()
+            began = time.monotonic()
+            running.add_done_callback(lambda done: self._settle(advice.key, done, began))
         return await asyncio.shield(running)
 
-    def _settle(self, key: str, done: asyncio.Future[Any]) -> None:
+    def _count(self) -> None:
+        """The metrics of the jobs in hand: the pool runs ``processes`` at once,
+        the rest wait in its queue."""
+        running = min(len(self._running), self.processes)
+        ENGINE_RUNNING.set(running)
+        ENGINE_QUEUED.set(len(self._running) - running)
+
+    def _settle(self, key: str, done: asyncio.Future[Any], began: float) -> None:
         self._running.pop(key, None)
+        self._count()
+        ENGINE_SECONDS.observe(time.monotonic() - began)
         if done.cancelled() or done.exception() is not None:
+            ENGINE_JOBS.labels("failed").inc()
             return
+        ENGINE_JOBS.labels("done").inc()
         self._keep(key, done.result())
         if self.keeper is not None:
             saving = asyncio.ensure_future(self.keeper.save_advice(_digest(key), done.result()))

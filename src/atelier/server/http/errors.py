@@ -16,6 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from atelier.errors import RuleError
 from atelier.i18n import pick_language
+from atelier.metrics import REFUSALS
 from atelier.server.room.views import error_body
 from atelier.server.wire.protocol import load_json
 
@@ -75,6 +76,7 @@ async def read_json_model(request: Request, model: type[M], limit: int, detail: 
 
 
 def error_response(request: Request, err: RuleError, status: int | None = None) -> JSONResponse:
+    REFUSALS.labels(err.code).inc()
     return JSONResponse(error_body(err, request_language(request)),
                         status_code=STATUS.get(err.code, 400) if status is None else status)
 

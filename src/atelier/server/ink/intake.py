@@ -19,6 +19,7 @@ from atelier.games.actions import Action
 from atelier.games.core import SYSTEM
 from atelier.hub import Hub, HubMessage
 from atelier.ink.codec import MAX_BATCH_BYTES
+from atelier.metrics import INK, STORE_ERRORS
 from atelier.server.ink.relay import relay_ink
 from atelier.server.ink.rights import Drawer, InkRights, rights, seat_tools
 from atelier.server.ink.room import InkRoom, Watcher
@@ -87,6 +88,9 @@ class InkIntake(Generic[R]):
         if marks:  # else only points of an open stroke: nothing to follow
             drawer.presence.apply(marks)
         self.pending_ink.append((model.code, InkRow(key, seat, n, data)))
+        tally = INK  # plain integers, read when Prometheus scrapes (no lock per batch)
+        tally.frames_in += 1
+        tally.bytes_in += size
         relay_ink(room, key, seat, data, conn)
         # routing by room code gives a room one process, so its ink need not
         # cross to another, unless another holds the room too (a room moving
@@ -159,6 +163,7 @@ class InkIntake(Generic[R]):
         try:
             await self.store.append_ink(rows)
         except Exception:
+            STORE_ERRORS.labels("ink_write").inc()
             log.exception("ink write failed; retrying")
             self.pending_ink = rows + self.pending_ink
             return False

@@ -4,8 +4,10 @@ batch to the connections that see its drawing now."""
 from __future__ import annotations
 
 import struct
+import time
 from functools import partial
 
+from atelier.metrics import INK, INK_RELAY_DELAY
 from atelier.server.ink.bundles import bundler
 from atelier.server.ink.caches import NOTHING, Fan, Seen
 from atelier.server.ink.rights import rights
@@ -34,10 +36,13 @@ def sync_ink(room: InkRoom, conn: Watcher) -> None:
         return
     conn.send(views.simple("ink_sync", key=key, seats=sorted(new)))
     drawings = room.ink.get(key, {})
+    tally = INK
     for seat in sorted(new):
         prefix = bytes([seat])
         for batch in drawings.get(seat, ()):
             conn.send(prefix + batch)
+            tally.frames_out += 1
+            tally.bytes_out += 1 + len(batch)
 
 
 _HEAD = struct.Struct(">HB").pack
@@ -72,13 +77,20 @@ def relay_ink(room: InkRoom, key: str, seat: int, data: bytes,
         add(prefixed)
     for conn in fan.single:
         conn.relay(prefixed)
+    # counted per batch, not per watcher: a few integer adds, no lock (atelier.metrics)
+    watchers = len(fan.gather) + len(fan.single)
+    tally = INK
+    tally.frames_out += watchers
+    tally.bytes_out += watchers * (len(prefixed) - 2)
     if fan.gather and not cache.gathering:
         cache.gathering = True
-        bundler().add_group(partial(_flush, room))
+        bundler().add_group(partial(_flush, room, time.monotonic()))
 
 
-def _flush(room: InkRoom) -> None:
-    """Send every connection of the room the ink gathered for it (the bundle timer)."""
+def _flush(room: InkRoom, since: float) -> None:
+    """Send every connection of the room the ink gathered for it (the bundle timer).
+    ``since``: when its first batch was gathered, the longest any of them waited."""
+    INK_RELAY_DELAY.observe(time.monotonic() - since)
     room.cache.gathering = False
     for conn in room.conns:
         bundle = conn.bundle

@@ -25,6 +25,7 @@ from atelier.errors import RuleError
 from atelier.games.core import Game
 from atelier.hub import Hub, HubMessage
 from atelier.ink.guard import restore
+from atelier.metrics import COMMIT_SECONDS, STORE_ERRORS
 from atelier.server.ink.intake import MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES, InkIntake
 from atelier.server.room import events, fanout, views
 from atelier.server.room.computers import Computers
@@ -46,7 +47,7 @@ from atelier.server.room.model import (
     refuse_agreements,
     replay_log,
 )
-from atelier.store import Conflict, Store
+from atelier.store import CLOSED, Conflict, Store
 
 __all__ = ["CREATOR_WAIT", "IDLE_SECONDS", "LiveRoom", "Rooms", "normal_code"]
 
@@ -58,6 +59,7 @@ CREATOR_WAIT = 90.0
 """Seconds the host role waits for a room's creator whose connection closed
 before they sat down (a phone that went to another app to share the link)."""
 COMMIT_RETRIES = 30
+CLOSE_GONE = 4404  # as session.CLOSE_UNKNOWN_ROOM: the client stops reconnecting
 RELEASE_AFTER = 50  # unloading this many rooms at once is worth a collection and a trim
 
 
@@ -199,8 +201,16 @@ class Rooms:
         return room
 
     async def _load(self, code: str) -> LiveRoom | None:
-        """The room rebuilt from its log and its ink."""
-        events = await self.store.load_events(code)
+        """The room rebuilt from its log and its ink; None for a room an operator
+        closed (``atelier rooms close``): to its players it no longer exists."""
+        row = await self.store.room_row(code)
+        if row is not None and row.status == CLOSED:
+            return None
+        try:
+            events = await self.store.load_events(code)
+        except Exception:
+            STORE_ERRORS.labels("load").inc()
+            raise
         if not events or events[0].kind != "created":
             return None
         model = replay_log(code, self.games(events[0].data["game"]), events)
@@ -221,9 +231,26 @@ class Rooms:
         while True:
             await asyncio.sleep(every)
             try:
+                await self.drop_closed()
                 self.unload_idle()
             except Exception:
                 log.exception("unloading idle rooms failed")
+
+    async def drop_closed(self) -> int:
+        """Let go of the loaded rooms an operator closed meanwhile (``atelier rooms
+        close`` writes to the store only): their sockets are told the room is gone."""
+        closed = await self.store.closed_among(sorted(self.loaded))
+        for code in closed:
+            room = self.loaded.pop(code, None)
+            if room is None:
+                continue
+            self.deadlines.unloading(room)
+            self._hold(room, held=False)
+            for conn in list(room.conns):
+                conn.send(views.error_message(RuleError("unknown_room", room=code), conn.lang))
+                conn.close(CLOSE_GONE, "room closed")
+            log.info("room %s closed by an operator", code)
+        return len(closed)
 
     def unload_idle(self, now: float | None = None) -> int:
         """Drop the rooms nobody has been connected to for ``idle_seconds``; their
@@ -263,6 +290,7 @@ class Rooms:
         """Decide, log and apply, nothing sent yet: (its seq, the event). The caller
         may tell whom it concerns first (a join, its new player), then :meth:`announce`."""
         model = room.model
+        began = time.monotonic()
         async with room.lock:
             for attempt in range(COMMIT_RETRIES):
                 try:
@@ -285,7 +313,11 @@ class Rooms:
                     await self._catch_up(room)
                     await asyncio.sleep(secrets.randbelow(1000) / 1e6 * (1 + attempt))
                     continue
+                except Exception:
+                    STORE_ERRORS.labels("append").inc()
+                    raise
                 model.apply(seq, event, state)
+                COMMIT_SECONDS.observe(time.monotonic() - began)
                 return seq, event
             raise RuleError("busy")
 
