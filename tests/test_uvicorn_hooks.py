@@ -15,11 +15,10 @@ import pytest
 
 # (module, attribute path, why the server needs it)
 HOOKS: list[tuple[str, str, str]] = [
-    ("uvicorn.config", "HTTP_PROTOCOLS", "frontdoor.http_protocol_class picks uvicorn's HTTP "
-     "protocol by its 'auto' key"),
+    ("uvicorn.protocols.http.httptools_impl", "HttpToolsProtocol", "HttpGuard subclasses "
+     "uvicorn's httptools protocol (the body guard is its parser callbacks)"),
     ("uvicorn.config", "LOGGING_CONFIG", "atelier serve keeps uvicorn's logging for --log-format "
      "text"),
-    ("uvicorn.importer", "import_from_string", "frontdoor.http_protocol_class loads that class"),
     ("uvicorn.protocols.http.httptools_impl", "HttpToolsProtocol.on_message_begin",
      "HttpGuard times each request head from its first byte"),
     ("uvicorn.protocols.http.httptools_impl", "HttpToolsProtocol.on_headers_complete",
@@ -28,8 +27,6 @@ HOOKS: list[tuple[str, str, str]] = [
      "HttpGuard hands an upgrade on a kept-alive connection back to the front door"),
     ("uvicorn.protocols.http.httptools_impl", "HttpToolsProtocol.connection_lost",
      "HttpGuard gives the connection's count back"),
-    ("uvicorn.protocols.http.h11_impl", "H11Protocol.handle_websocket_upgrade",
-     "HttpGuard, when uvicorn runs on h11"),
     ("uvicorn.server", "ServerState", "RoomSocket registers in server_state.connections and "
      ".tasks, so uvicorn's shutdown closes room sockets too"),
     ("uvicorn.server", "Server.startup", "WorkerServer starts uvicorn with no listening socket "
@@ -60,6 +57,31 @@ def test_uvicorn_has_the_hook(module: str, path: str, why: str) -> None:
         pytest.fail(f"uvicorn has no {module}.{path} ({err}); the server needs it: {why}. "
                     "Keep uvicorn at the release pinned in pyproject.toml, or adapt "
                     "src/atelier/server/wire/frontdoor.py / roomsocket.py / workers.py")
+
+
+def test_every_internal_the_front_door_names_exists() -> None:
+    """The front door lists what it relies on (frontdoor.UVICORN_INTERNALS): each
+    dotted name must resolve in the pinned uvicorn."""
+    from atelier.server.wire.frontdoor import UVICORN_INTERNALS
+
+    missing = []
+    for dotted in UVICORN_INTERNALS:
+        parts = dotted.split(".")
+        for cut in range(len(parts) - 1, 0, -1):  # the longest importable module
+            try:
+                found: Any = importlib.import_module(".".join(parts[:cut]))
+            except ImportError:
+                continue
+            try:
+                for part in parts[cut:]:
+                    found = getattr(found, part)
+            except AttributeError:
+                missing.append(dotted)
+            break
+        else:
+            missing.append(dotted)
+    assert not missing, (f"uvicorn lacks {missing}, which the front door's HttpGuard uses; "
+                         "keep uvicorn at the release pinned in pyproject.toml")
 
 
 def test_protocols_take_the_arguments_the_front_door_passes() -> None:

@@ -15,7 +15,9 @@ import argparse
 import asyncio
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, cast
+
+from starlette.websockets import WebSocket
 
 from atelier.bench.sketch import GAME
 from atelier.games.core import JSON
@@ -28,6 +30,7 @@ from atelier.server.room import model as m
 from atelier.server.room.connection import Connection
 from atelier.server.room.events import LogEvent
 from atelier.server.room.live_room import LiveRoom
+from atelier.store import Store
 
 
 class Written:
@@ -50,11 +53,12 @@ def _room(code: str, players: int) -> LiveRoom:
     model = m.new_model(code, GAME, created, 0.0)
     colours = list(m.COLOUR_HEX)
     for p in range(players):
-        model.apply_event(model.seq + 1, *m.decide_join(model, f"P{p}", colours[p], f"h{p}"))
-    model.apply_event(model.seq + 1, *m.decide_start(model, model.host))
+        model.apply(model.seq + 1, m.decide_join(model, f"P{p}", colours[p], f"h{p}"))
+    model.apply(model.seq + 1, m.decide_start(model, model.host))
     room = LiveRoom(model)
     for player in model.players:
-        conn = Connection(None, Written(), bundles=True)  # type: ignore[arg-type]
+        # no socket: this path writes through Written, never the WebSocket
+        conn = Connection(cast(WebSocket, None), Written(), bundles=True)
         conn.player_id = player.id
         room.conns.add(conn)
     fanout.push_states(room)
@@ -63,7 +67,8 @@ def _room(code: str, players: int) -> LiveRoom:
 
 async def run(rooms: int, players: int, rounds: int) -> float:
     """Seconds per batch."""
-    intake = InkIntake(None, LocalHub(), _commit, 1 << 40, 1 << 40)  # type: ignore[arg-type]
+    # no store: the ink is kept in memory and never flushed within a run
+    intake = InkIntake(cast(Store, None), LocalHub(), _commit, 1 << 40, 1 << 40)
     live = [_room(f"R{r:05d}", players) for r in range(rooms)]
     batches = record(DEVICES[0], 40).batches
     timer = bundler()

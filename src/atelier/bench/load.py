@@ -21,7 +21,7 @@ import time
 from array import array
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 from atelier.bench.wsclient import WsClient, client_frame
@@ -104,7 +104,7 @@ class Player:
                 size = (payload[i] << 8) | payload[i + 1]
                 got_by_seat[payload[i + 2]] += 1
                 if measuring:
-                    t = sent.get(view[i + 2 : i + 2 + size])  # type: ignore[call-overload]
+                    t = sent.get(cast(bytes, view[i + 2 : i + 2 + size]))
                     if t is not None:
                         latencies.append(int((now - t) * 1e6))
                         got += 1

@@ -31,7 +31,7 @@ import subprocess
 import sys
 import zlib
 from collections.abc import Awaitable, Callable, MutableMapping
-from typing import Any
+from typing import Any, cast
 
 import uvicorn
 
@@ -346,9 +346,10 @@ class WorkerServer(uvicorn.Server):
         config, state, app_state = self.config, self.server_state, self.lifespan.state
 
         def create_protocol() -> asyncio.Protocol:
-            made: asyncio.Protocol = config.http_protocol_class(  # type: ignore[call-arg]
-                config=config, server_state=state, app_state=app_state)
-            return made
+            # uvicorn annotates the class as a bare asyncio.Protocol; its HTTP
+            # protocols all take these (tests/test_uvicorn_hooks.py checks)
+            protocol = cast(Callable[..., asyncio.Protocol], config.http_protocol_class)
+            return protocol(config=config, server_state=state, app_state=app_state)
 
         receive_connections(self.fd, create_protocol)
 

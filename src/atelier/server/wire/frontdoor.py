@@ -19,9 +19,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, cast
 
-from uvicorn.config import HTTP_PROTOCOLS
-from uvicorn.importer import import_from_string
 from uvicorn.protocols.http.flow_control import HIGH_WATER_LIMIT
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from atelier.errors import RuleError
 from atelier.i18n import pick_language
@@ -46,7 +45,7 @@ PREFIX = b"GET /ws/"
 BUSY_RETRY_SECONDS = 5
 
 UVICORN_INTERNALS = (
-    "uvicorn.config.HTTP_PROTOCOLS",
+    "uvicorn.protocols.http.httptools_impl.HttpToolsProtocol",
     "uvicorn.protocols.http.flow_control.HIGH_WATER_LIMIT",
     "uvicorn.protocols.http.httptools_impl.HttpToolsProtocol.on_message_begin",
     "uvicorn.protocols.http.httptools_impl.HttpToolsProtocol.on_headers_complete",
@@ -158,22 +157,14 @@ def close_now(transport: asyncio.Transport) -> None:
         transport.close()
 
 
-def http_protocol_class() -> type[asyncio.Protocol]:
-    """uvicorn's httptools protocol (uvicorn[standard] brings httptools): the body's
-    guard hooks are its parser callbacks, which h11's protocol does not have."""
-    cls: type[asyncio.Protocol] = import_from_string(HTTP_PROTOCOLS["httptools"])
-    return cls
-
-
 def front_protocol(handler: RoomSocketHandler,
                    defences: Defences | None = None) -> type[asyncio.Protocol]:
     """The class uvicorn instantiates per connection, bound to the room socket handler."""
     defences = defences or Defences()
     front = cast(type[FrontProtocol], type("BoundFront", (FrontProtocol,), {
         "handler": staticmethod(handler), "defences": defences}))
-    front.http_class = cast(type[asyncio.Protocol], type(
-        "GuardedHttp", (HttpGuard, http_protocol_class()),
-        {"defences": defences, "front_class": front}))
+    front.http_class = cast(type[HttpGuard], type(
+        "GuardedHttp", (HttpGuard,), {"defences": defences, "front_class": front}))
     return front
 
 
@@ -189,7 +180,7 @@ class FrontProtocol(asyncio.Protocol):
     protocol (with its place in the budget)."""
 
     handler: ClassVar[RoomSocketHandler]
-    http_class: ClassVar[type[asyncio.Protocol]]
+    http_class: ClassVar[type[HttpGuard]]
     defences: ClassVar[Defences]
 
     def __init__(self, config: Any, server_state: Any, app_state: dict[str, Any],
@@ -256,8 +247,7 @@ class FrontProtocol(asyncio.Protocol):
         if self.transport is None or self.transport.is_closing():
             return  # shed while its head was read
         if not buf.startswith(PREFIX):
-            self._give(self.http_class(config=self.config,  # type: ignore[call-arg]
-                                       server_state=self.server_state,
+            self._give(self.http_class(config=self.config, server_state=self.server_state,
                                        app_state=self.app_state, _loop=self.loop))
             return
         head = bytes(buf[:end]).decode("latin-1")
@@ -268,10 +258,10 @@ class FrontProtocol(asyncio.Protocol):
         sock = RoomSocket(type(self).handler, self.server_state)
         self._give(sock, head)
 
-    def _give(self, protocol: asyncio.Protocol, head: str | None = None) -> None:
+    def _give(self, protocol: HttpGuard | RoomSocket, head: str | None = None) -> None:
         transport = self.transport
         assert transport is not None
-        protocol.ticket = self.ticket  # type: ignore[attr-defined]
+        protocol.ticket = self.ticket
         self.ticket = None  # the new protocol releases it
         if isinstance(protocol, HttpGuard):
             protocol.address = self.address
@@ -297,7 +287,7 @@ class FrontProtocol(asyncio.Protocol):
             self.pending = None
 
 
-class HttpGuard(asyncio.Protocol):
+class HttpGuard(HttpToolsProtocol):
     """Mixed into uvicorn's httptools protocol (:data:`UVICORN_INTERNALS`).
 
     - The connection's count is given back when it closes.
@@ -322,16 +312,11 @@ class HttpGuard(asyncio.Protocol):
     refused: bool = False  # answered by the guard (408, 503): the app's part is over
     linger: asyncio.TimerHandle | None = None
     deferred: tuple[Any, Any] | None = None  # (cycle, app) waiting for the body
-    transport: asyncio.Transport
     defences: ClassVar[Defences]
     front_class: ClassVar[type[FrontProtocol]]
-    config: Any
-    server_state: Any
-    app_state: dict[str, Any]
-    headers: list[tuple[bytes, bytes]]
 
     def on_message_begin(self) -> None:
-        super().on_message_begin()  # type: ignore[misc]
+        super().on_message_begin()
         if self.pending is None and not self._enter():  # right behind one being answered
             return
         if self.head_timer is None:
@@ -361,7 +346,7 @@ class HttpGuard(asyncio.Protocol):
             self.body_started = self.body_last = loop.time()
             self.body_got = 0
             self._arm_body_timer(self.body_started + self.defences.body.seconds)
-        super().on_headers_complete()  # type: ignore[misc]
+        super().on_headers_complete()
 
     def _start_asgi_task(self, cycle: Any, app: Any) -> None:
         current: Any = getattr(self, "cycle", None)
@@ -370,7 +355,7 @@ class HttpGuard(asyncio.Protocol):
                 and not self._announced_large()):
             self.deferred = (cycle, app)
             return
-        super()._start_asgi_task(cycle, app)  # type: ignore[misc]
+        super()._start_asgi_task(cycle, app)
 
     def _announced_large(self) -> bool:
         for name, value in self.headers:
@@ -382,10 +367,10 @@ class HttpGuard(asyncio.Protocol):
         if self.deferred is not None:
             cycle, app = self.deferred
             self.deferred = None
-            super()._start_asgi_task(cycle, app)  # type: ignore[misc]
+            super()._start_asgi_task(cycle, app)
 
     def on_body(self, body: bytes) -> None:
-        super().on_body(body)  # type: ignore[misc]
+        super().on_body(body)
         size = len(body)
         self.body_got += size
         self.body_last = asyncio.get_running_loop().time()
@@ -395,7 +380,7 @@ class HttpGuard(asyncio.Protocol):
             self._start_deferred()  # uvicorn stopped reading: only the app resumes it
 
     def on_message_complete(self) -> None:
-        super().on_message_complete()  # type: ignore[misc]
+        super().on_message_complete()
         self.body_due = False
         self._stop_body_timer()
         if self.pending is not None:  # complete: it will be answered, never shed
@@ -405,7 +390,7 @@ class HttpGuard(asyncio.Protocol):
 
     def on_response_complete(self) -> None:
         waiting = bool(getattr(self, "pipeline", None))
-        super().on_response_complete()  # type: ignore[misc]
+        super().on_response_complete()
         if (self.pending is None and not waiting and not self.transport.is_closing()):
             self._enter()  # kept alive: waiting for the next request is unfinished too
 
@@ -427,7 +412,7 @@ class HttpGuard(asyncio.Protocol):
         if not self.body_due or self.transport.is_closing():
             return
         now = asyncio.get_running_loop().time()
-        if self.flow.read_paused:  # type: ignore[attr-defined]
+        if self.flow.read_paused:
             # uvicorn stopped reading (the app has not taken what came): not the
             # client's delay, so its clock starts again when reading does
             self.body_started = self.body_last = now
@@ -510,11 +495,10 @@ class HttpGuard(asyncio.Protocol):
             self.ticket = None
         super().connection_lost(exc)
 
-    def handle_websocket_upgrade(self, *event: Any) -> None:
+    def handle_websocket_upgrade(self) -> None:
         """An upgrade on a kept-alive connection (a proxy reuses its connections to
         the server): the connection starts again at the front, as a new one would,
-        so the room socket's own transport takes it; its count goes with it.
-        uvicorn calls this with the h11 request event, or with none (httptools)."""
+        so the room socket's own transport takes it; its count goes with it."""
         self._stop_head_timer()
         self._stop_body_timer()
         self.body_due = False
@@ -522,11 +506,8 @@ class HttpGuard(asyncio.Protocol):
             self.pending.leave()
             self.pending = None
         self.server_state.connections.discard(self)
-        if event:
-            method, target, headers = event[0].method, event[0].target, event[0].headers
-        else:
-            method = self.scope["method"].encode()  # type: ignore[attr-defined]
-            target, headers = self.url, self.scope["headers"]  # type: ignore[attr-defined]
+        method = self.scope["method"].encode()
+        target, headers = self.url, self.scope["headers"]
         head = b"".join([method, b" ", target, b" HTTP/1.1\r\n",
                          *(name + b": " + value + b"\r\n" for name, value in headers), b"\r\n"])
         if self.ticket is not None:

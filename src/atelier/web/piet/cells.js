@@ -131,9 +131,14 @@ export function drawCanvases(screen) {
     replace(
       screen.parts.captions[seat],
       h("span", { class: "swatch small", style: { background: colourCss(screen.player(seat)?.colour || "grey") } }),
-      // the whole translated caption as one text, so a line never breaks
-      // between a name and its "’s canvas"
-      h("span", { class: "piet-caption-text" }, t("pietui.canvas_of", { name: screen.name(seat) })),
+      // the whole translated caption as one text on one line, so a line never
+      // breaks between a name and its "’s canvas" nor inside a long name; what
+      // does not fit ends in an ellipsis, the whole caption in its title
+      captionText(t("pietui.canvas_of", { name: screen.name(seat) })),
     );
   }
+}
+
+function captionText(text) {
+  return h("span", { class: "piet-caption-text", title: text }, text);
 }
