@@ -25,6 +25,11 @@ from atelier.server.edge.addresses import (
 DEFAULT_DB = os.path.join("data", "atelier.sqlite3")
 HEAD_SECONDS = 10.0  # as atelier.server.wire.frontdoor's, without importing uvicorn for --help
 HELLO_SECONDS = 10.0  # as atelier.server.session's
+# as atelier.server.push.service's and room.rooms' (the push libraries load only to serve)
+CONTACT = "mailto:atelier@localhost"
+PUSHES_PER_MINUTE = 12
+SUBSCRIPTIONS_PER_ADDRESS = 40
+SCAN_SECONDS = 60.0
 
 
 def raise_file_limit() -> int:
@@ -129,6 +134,21 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--extra-game", action="append", default=[], metavar="MODULE:ATTRIBUTE",
                     help="also host this game (rules: the object named, GAME by default; "
                     "screens: its module's WEB folder; repeatable; docs/architecture.md)")
+    push = ap.add_argument_group("turn nudges by Web Push (docs/deploy.md)")
+    push.add_argument("--push-contact", default=CONTACT, metavar="MAILTO_OR_HTTPS",
+                      help="the VAPID contact push services may write to "
+                      f"(default {CONTACT})")
+    push.add_argument("--push-service", action="append", default=[], metavar="URL_PREFIX",
+                      help="also accept subscriptions whose endpoint starts with this "
+                      "(a push service of your own; the browsers' are always accepted)")
+    push.add_argument("--max-pushes-per-minute", type=int, default=PUSHES_PER_MINUTE,
+                      metavar="N", help=f"per room (default {PUSHES_PER_MINUTE})")
+    push.add_argument("--max-subscriptions", type=int, default=SUBSCRIPTIONS_PER_ADDRESS,
+                      metavar="N", help="push subscriptions one address may hold "
+                      f"(default {SUBSCRIPTIONS_PER_ADDRESS})")
+    push.add_argument("--due-scan", type=float, default=SCAN_SECONDS, metavar="SECONDS",
+                      help="how often the store is asked for correspondence games due "
+                      f"(default {SCAN_SECONDS:g})")
     ap.add_argument("--log-level", default="warning")
     ap.add_argument("--workers", type=int, default=1,
                     help="server processes behind this address, each room in one of them "
@@ -185,7 +205,8 @@ def main(argv: list[str]) -> int:
         parser().error("--max-sockets and --max-lookups-per-minute must be at least 1")
     raise_file_limit()
     import uvicorn
-    from starlette.websockets import WebSocket
+    from atelier.server.app import ServerConfig, address_of, create_app
+    from atelier.server.push.service import PushConfig
 
     setup_logging(args.log_level)
 
@@ -232,6 +253,10 @@ def main(argv: list[str]) -> int:
             proxies=proxies,
         ),
         hello_seconds=args.hello_timeout,
+        push=PushConfig(contact=args.push_contact, services=tuple(args.push_service),
+                        per_minute=args.max_pushes_per_minute,
+                        per_address=args.max_subscriptions),
+        scan_seconds=args.due_scan,
     )
     if args.ink_limits:
         drawing, room = (int(x) for x in args.ink_limits.split(","))
