@@ -40,8 +40,8 @@ from atelier.server.http.pngs import PngCache
 from atelier.server.http.qr import qr_svg
 from atelier.server.http.replays import AnimationCache, timeline_json
 from atelier.server.http.seats import router as seats_router
-from atelier.server.push.service import PushConfig, PushService
 from atelier.server.ink.intake import MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES
+from atelier.server.push.service import PushConfig, PushService
 from atelier.server.room.model import COLOUR_HEX, hash_token
 from atelier.server.room.rooms import CREATOR_WAIT, IDLE_SECONDS, SCAN_SECONDS, LiveRoom, Rooms
 from atelier.server.room.views import drawing_key, room_summary, visible_drawers

@@ -205,8 +205,7 @@ def main(argv: list[str]) -> int:
         parser().error("--max-sockets and --max-lookups-per-minute must be at least 1")
     raise_file_limit()
     import uvicorn
-    from atelier.server.app import ServerConfig, address_of, create_app
-    from atelier.server.push.service import PushConfig
+    from starlette.websockets import WebSocket
 
     setup_logging(args.log_level)
 
@@ -215,6 +214,7 @@ def main(argv: list[str]) -> int:
     from atelier.server.edge.addresses import SocketCounts
     from atelier.server.edge.forwarded import Proxies
     from atelier.server.ink.transport import SocketTransport
+    from atelier.server.push.service import PushConfig
     from atelier.server.session import serve_socket
     from atelier.server.wire.frontdoor import Defences, front_protocol
     from atelier.server.workers import OwnerOnly, WorkerServer

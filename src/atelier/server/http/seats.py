@@ -190,7 +190,7 @@ async def claim_transfer(code: str, request: Request) -> Response:
         raise RuleError("unknown_room", room=code[:16])
     body = await read_json_model(request, ClaimBody, 1024, "transfer")
     token = secrets.token_urlsafe(24)
-    kind, data = await _rooms(request).commit(
+    _kind, data = await _rooms(request).commit(
         room, lambda m: (decide_claim(m, body.transfer, hash_token(token)), None))
     player = str(data["player"])
     await _rooms(request).store.push.unsubscribe(room.model.code, player)  # the old device's
