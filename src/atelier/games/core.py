@@ -311,6 +311,10 @@ class CorrespondenceGame(Protocol[S]):
         """Whose turn it is; None once the game is over."""
         ...
 
+    def moves_made(self, state: S) -> int:
+        """How many moves the game has had: it names the current turn."""
+        ...
+
     def move_seconds(self, settings: Mapping[str, JSON]) -> float | None:
         """The time each move has under these settings; None: a live game."""
         ...

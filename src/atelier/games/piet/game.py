@@ -239,6 +239,9 @@ class PietGame:
     def seat_to_move(self, state: PietState) -> int | None:
         return None if self.is_over(state) else state.board.to_move
 
+    def moves_made(self, state: PietState) -> int:
+        return len(state.moves)
+
     def move_seconds(self, settings: Mapping[str, JSON]) -> float | None:
         return ending.move_seconds(settings.get("move_days"))
 

@@ -80,9 +80,10 @@ def quarter_due(model: RoomModel) -> tuple[float, Nudge] | None:
     player = _seat_player(model, game.seat_to_move(model.state))
     if deadline is None or seconds is None or player is None:
         return None
-    # keyed by the deadline: one quarter push per turn, whichever process finds it due
+    # one quarter push per turn (and game in the room), whichever process finds it due
+    turn = f"{model.games_started}.{game.moves_made(model.state)}"
     return deadline - seconds * QUARTER, Nudge(
-        player, f"quarter:{model.code}:{deadline:.3f}:{player}", "push.quarter")
+        player, f"quarter:{model.code}:{turn}:{player}", "push.quarter")
 
 
 def wake_at(model: RoomModel) -> float | None:

@@ -44,12 +44,20 @@ def payload(room: str, text: str) -> bytes:
 async def send(session: aiohttp.ClientSession, vapid: Vapid, contact: str,
                sub: Subscription, data: bytes) -> int:
     """Send one push; the push service's HTTP status (201 when accepted)."""
-    try:
-        response: Any = await webpush_async(
-            sub.info(), data.decode(), vapid_private_key=vapid,
-            vapid_claims={"sub": contact}, ttl=TTL_SECONDS, aiohttp_session=session,
-            timeout=10)
-    except WebPushException as err:
-        status = err.response.status if err.response is not None else 0
-        return int(status)
-    return int(response.status)
+    for attempt in (1, 2):
+        try:
+            response: Any = await webpush_async(
+                sub.info(), data.decode(), vapid_private_key=vapid,
+                vapid_claims={"sub": contact}, ttl=TTL_SECONDS, aiohttp_session=session,
+                timeout=10)
+        except WebPushException as err:
+            status = err.response.status if err.response is not None else 0
+            return int(status)
+        except aiohttp.ServerDisconnectedError | aiohttp.ClientOSError:
+            # a kept-alive connection the push service had closed meanwhile: the
+            # request never reached it, so once more on a new connection
+            if attempt == 2:
+                raise
+            continue
+        return int(response.status)
+    raise AssertionError("unreachable")

@@ -101,6 +101,9 @@ class PushService:
         if found is None or self.stopped:
             return
         when, nudge = found
+        deadline = model.game.deadline(model.state)
+        if deadline is not None and deadline <= time.time():
+            return  # the turn is over already: its loss on time says enough
         code = model.code
         delay = max(0.0, when - time.time())
         self._timers[code] = asyncio.get_running_loop().call_later(
@@ -126,6 +129,7 @@ class PushService:
                 data = sender.payload(code, translate(nudge.text, sub.lang, room=code))
                 status = await sender.send(self.session(), self.key(), self.config.contact,
                                            sub, data)
+                log.debug("push %s to %s: %s", nudge.key, sub.endpoint[:40], status)
                 if status in sender.GONE:
                     self.stats.gone += 1
                     await self.store.forget_endpoint(sub.endpoint)
