@@ -140,7 +140,7 @@ class PushService:
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"  # keeps connections, as the browsers' services do
 
-            def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+            def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("Content-Length", "0")))
                 status = service.take(self.path, self.headers, body)
                 self.send_response(status)

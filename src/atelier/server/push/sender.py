@@ -53,7 +53,7 @@ async def send(session: aiohttp.ClientSession, vapid: Vapid, contact: str,
         except WebPushException as err:
             status = err.response.status if err.response is not None else 0
             return int(status)
-        except aiohttp.ServerDisconnectedError | aiohttp.ClientOSError:
+        except (aiohttp.ServerDisconnectedError, aiohttp.ClientOSError):
             # a kept-alive connection the push service had closed meanwhile: the
             # request never reached it, so once more on a new connection
             if attempt == 2:
