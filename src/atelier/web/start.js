@@ -6,6 +6,7 @@ import { rulesButton } from "./rules.js";
 import { startChoices } from "./settings.js";
 import { storeHostKey } from "./net.js";
 import { gameNames, gameOf } from "./games.js";
+import { myGamesCard } from "./my_games.js";
 
 const CODE_CHARS = /[^23456789ABCDEFGHJKMNPQRSTUVWXYZ]/g;
 
@@ -108,6 +109,8 @@ export function renderStart({ shell, go }) {
       "main",
       { class: "page start", testid: "start-page" },
       h("section", { class: "hero" }, h("h1", {}, t("start.title")), h("p", {}, t("start.tagline"))),
+      // the games this device holds a seat in, your turn first (hidden when none)
+      myGamesCard(go),
       // Joining first: most people at the table join a room someone made, and a
       // phone shows this without scrolling.
       h(
