@@ -22,4 +22,9 @@ export default [
       "no-var": "error",
     },
   },
+  {
+    // the service worker: a classic worker script (the server writes VERSION and SHELL above it)
+    files: ["src/atelier/web/sw.js", "src/atelier/web/push_sw.js"],
+    languageOptions: { sourceType: "script", globals: { ...globals.serviceworker } },
+  },
 ];

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import HealthCheck
 from hypothesis import settings as hypothesis_settings
 
+from support.browser import LAUNCH_ARGS
 from support.client import Client
 from support.server import PG_URL, REDIS_URL, ServerProcess, free_port
 
@@ -104,7 +105,7 @@ def browser() -> Iterator[Any]:
     with sync_playwright() as pw:
         b = pw.chromium.launch(
             executable_path="/usr/bin/chromium",
-            args=["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+            args=LAUNCH_ARGS,
         )
         yield b
         b.close()

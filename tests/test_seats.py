@@ -17,7 +17,7 @@ def _post(srv: ServerProcess, path: str, token: str | None = None,
 
 async def test_a_seat_moves_to_another_device_once(server: ServerProcess,
                                                    clients: list[Client]) -> None:
-    code, (ann, bob) = await seated_room(clients, server, settings={"move_days": 3},
+    code, (ann, _bob) = await seated_room(clients, server, settings={"move_days": 3},
                                          game="piet")
     assert ann.token is not None
     offer = _post(server, f"/api/rooms/{code}/transfer", ann.token)

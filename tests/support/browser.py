@@ -17,6 +17,7 @@ from atelier.server.room.model import replay_log
 from support.log import logged_events
 
 CHROMIUM = "/usr/bin/chromium"
+LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts"  # the repository's, ignored by git
 PHONE: ViewportSize = {"width": 360, "height": 740}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}

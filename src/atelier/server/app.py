@@ -42,6 +42,8 @@ from atelier.server.http.replays import AnimationCache, timeline_json
 from atelier.server.http.seats import router as seats_router
 from atelier.server.ink.intake import MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES
 from atelier.server.push.service import PushConfig, PushService
+from atelier.server.pwa import build_shell
+from atelier.server.pwa import router as pwa_router
 from atelier.server.room.model import COLOUR_HEX, hash_token
 from atelier.server.room.rooms import CREATOR_WAIT, IDLE_SECONDS, SCAN_SECONDS, LiveRoom, Rooms
 from atelier.server.room.views import drawing_key, room_summary, visible_drawers
@@ -80,6 +82,8 @@ class ServerConfig:
     push: PushConfig = field(default_factory=PushConfig)
     scan_seconds: float = SCAN_SECONDS
     """How often the store is asked for correspondence games due."""
+    web_dir: Path = WEB_DIR
+    """The web client's files (``--web-dir``): the installed package's by default."""
 
 
 class CreateRoom(BaseModel):
@@ -203,7 +207,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return rooms
 
     def index() -> Response:
-        return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+        return FileResponse(config.web_dir / "index.html", headers={"Cache-Control": "no-cache"})
 
     @app.get("/", include_in_schema=False)
     async def home() -> Response:
@@ -386,11 +390,12 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     app.include_router(decks_router)
     app.include_router(seats_router)
+    app.include_router(pwa_router(build_shell(config.web_dir)))
     # a registered game's screens from outside web/ sit where web/NAME/ would,
     # so their imports of the shared modules ("../dom.js") read the same
     for name, folder in extra_screens().items():
         app.mount(f"/static/{name}", StaticFiles(directory=folder), name=f"static-{name}")
-    app.mount("/static", StaticFiles(directory=WEB_DIR, check_dir=False), name="static")
+    app.mount("/static", StaticFiles(directory=config.web_dir, check_dir=False), name="static")
     # outermost: the headers reach answers made by the error handlers too
     app.add_middleware(SecurityHeaders)
     return app

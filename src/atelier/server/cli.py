@@ -11,6 +11,7 @@ import os
 import resource
 import socket
 import sys
+from pathlib import Path
 from typing import Any
 
 from atelier.server.edge.addresses import (
@@ -149,6 +150,8 @@ def parser() -> argparse.ArgumentParser:
     push.add_argument("--due-scan", type=float, default=SCAN_SECONDS, metavar="SECONDS",
                       help="how often the store is asked for correspondence games due "
                       f"(default {SCAN_SECONDS:g})")
+    ap.add_argument("--web-dir", default=None, metavar="DIR",
+                    help="serve the web client from DIR instead of the installed one")
     ap.add_argument("--log-level", default="warning")
     ap.add_argument("--workers", type=int, default=1,
                     help="server processes behind this address, each room in one of them "
@@ -258,6 +261,8 @@ def main(argv: list[str]) -> int:
                         per_address=args.max_subscriptions),
         scan_seconds=args.due_scan,
     )
+    if args.web_dir:
+        config.web_dir = Path(args.web_dir).resolve()
     if args.ink_limits:
         drawing, room = (int(x) for x in args.ink_limits.split(","))
         config.ink_limits = (drawing, room)

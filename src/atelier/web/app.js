@@ -9,6 +9,7 @@ import { loadGames } from "./games.js";
 import { TV_PATH } from "./tv.js";
 import { soundButton } from "./sound.js";
 import { claimFromLink } from "./seat_move.js";
+import { registerWorker, takeWaitingVersion } from "./pwa.js";
 
 const LANGUAGE_NAMES = { en: "English", de: "Deutsch", uk: "Українська" };
 const ROOM_PATH = /^\/r\/([A-Za-z0-9]{4,12})\/?$/;
@@ -118,6 +119,9 @@ export function go(path) {
 }
 
 async function main() {
+  // a new version waiting since the last visit: this load switches to it
+  if (await takeWaitingVersion()) return;
+  registerWorker();
   // the games' descriptors, then their settings schemas, read while the strings load
   const schemas = loadGames().then(loadSettingsSchemas);
   try {

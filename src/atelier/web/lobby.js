@@ -8,6 +8,7 @@ import { rulesButton } from "./rules.js";
 import { settingsEditor } from "./settings.js";
 import { storedHostKey } from "./net.js";
 import { tvLink } from "./tv.js";
+import { awakeNote } from "./wake.js";
 
 const NAME_KEY = "atelier.name";
 
@@ -229,6 +230,7 @@ export function renderLobby(room, parts = {}) {
       shareBox(state.room.code),
       tvLink(state.room.code),
       amPlayer ? null : joinForm(room, state),
+      awakeNote(),
       playersCard,
       parts.afterPlayers ?? null,
       startRow,

@@ -50,13 +50,35 @@ export class RoomConnection {
     this.nextId = 1;
     this.pending = new Map();
     this.retry = 0;
-    this.stopped = false;
+    this.stopped = true; // until connect()
     this.lastSeq = -1;
     this.seatedAs = null;
     this.pingTimer = null;
+    this.retryTimer = null;
+    // The network's own news: gone, the socket is dead (say so, stop trying);
+    // back, reconnect at once instead of at the end of a backoff.
+    this.onOffline = () => {
+      this.socket?.close();
+      this.handlers.status?.("offline");
+    };
+    this.onOnline = () => {
+      if (this.stopped || this.socket) return;
+      clearTimeout(this.retryTimer);
+      this.retry = 0;
+      this.connect();
+    };
+  }
+
+  // No network: the page says so until it is back (the "online" event reconnects).
+  get offline() {
+    return !navigator.onLine || (!this.open && this.retry >= 2);
   }
 
   connect() {
+    if (this.stopped) {
+      window.addEventListener("offline", this.onOffline);
+      window.addEventListener("online", this.onOnline);
+    }
     this.stopped = false;
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     const socket = new WebSocket(`${scheme}://${location.host}/ws/${this.code}?ink=bundles`);
@@ -88,14 +110,15 @@ export class RoomConnection {
       this.socket = null;
       for (const { reject } of this.pending.values()) reject({ code: "disconnected" });
       this.pending.clear();
-      this.handlers.status?.("closed");
       const fatal = event.code === 4404 || event.code === 4400;
-      this.handlers.closed?.(event.code);
-      if (!this.stopped && !fatal) {
+      if (!this.stopped && !fatal && navigator.onLine) {
         const delay = Math.min(8000, 300 * 2 ** this.retry) * (0.75 + Math.random() / 2);
         this.retry += 1;
-        setTimeout(() => this.connect(), delay);
+        clearTimeout(this.retryTimer);
+        this.retryTimer = setTimeout(() => this.connect(), delay);
       }
+      this.handlers.status?.(navigator.onLine ? "closed" : "offline");
+      this.handlers.closed?.(event.code);
     });
   }
 
@@ -180,6 +203,9 @@ export class RoomConnection {
   close() {
     this.stopped = true;
     clearInterval(this.pingTimer);
+    clearTimeout(this.retryTimer);
+    window.removeEventListener("offline", this.onOffline);
+    window.removeEventListener("online", this.onOnline);
     if (this.socket) this.socket.close();
     this.socket = null;
   }

@@ -12,6 +12,8 @@ import { HostMenu } from "./host_menu.js";
 import { followGame, renderTvLobby, tvCorner } from "./tv.js";
 import { CueWatcher } from "./cues.js";
 import { setRole } from "./sound.js";
+import { keepAwake } from "./wake.js";
+import { keepGame, keptGame } from "./kept.js";
 
 export class Room {
   constructor(code, { shell, tv = false }) {
@@ -57,6 +59,7 @@ export class Room {
     this.screen = null;
     this.cues.stop();
     this.conn.close();
+    keepAwake(false);
   }
 
   languageChanged(code) {
@@ -70,12 +73,23 @@ export class Room {
 
   onStatus(status) {
     this.status = status;
-    document.body.dataset.connection = status;
+    document.body.dataset.connection = this.conn.offline && status !== "open" ? "offline" : status;
     const badge = document.querySelector("[data-testid=connection]");
     if (badge) {
       badge.hidden = status === "open";
-      badge.textContent = t("room.reconnecting");
+      badge.textContent = this.statusText();
     }
+    if (!this.state && status !== "connecting" && this.conn.offline) {
+      // no network and nothing from the server yet: a finished game this device
+      // kept opens as it ended (its replays too: sw.js kept the drawings)
+      this.state = keptGame(this.code);
+      this.keptCopy = Boolean(this.state);
+      this.render();
+    }
+  }
+
+  statusText() {
+    return this.conn.offline ? t("room.offline") : t("room.reconnecting");
   }
 
   onClosed(code) {
@@ -91,6 +105,8 @@ export class Room {
         setRole(Boolean(msg.you?.player));
         this.cues.onState(msg);
         this.state = msg;
+        this.keptCopy = false;
+        if (msg.room.phase === "over" && !this.tv) keepGame(this.code, msg);
         this.noteTakenOut(msg);
         setDeckLanguage(msg.room?.settings?.language || msg.room?.language);
         this.render();
@@ -140,6 +156,11 @@ export class Room {
   }
 
   render() {
+    this.draw();
+    keepAwake(this.awake());
+  }
+
+  draw() {
     if (this.fatal) {
       this.dropScreen();
       this.shell(
@@ -162,7 +183,13 @@ export class Room {
       this.dropScreen();
       this.shell(
         null,
-        h("main", { class: "page center", testid: "room-loading" }, h("p", { class: "muted" }, t("room.connecting"))),
+        this.conn.offline
+          ? this.offlinePage()
+          : h(
+              "main",
+              { class: "page center", testid: "room-loading" },
+              h("p", { class: "muted" }, t("room.connecting")),
+            ),
       );
       return;
     }
@@ -188,6 +215,30 @@ export class Room {
     this.hostMenu.update(state);
   }
 
+  // A room that needs the server, with no network: says so; the connection
+  // comes back by itself (net.js) and the room shows.
+  offlinePage() {
+    return h(
+      "main",
+      { class: "page", testid: "room-offline" },
+      h(
+        "section",
+        { class: "card", role: "status" },
+        h("h2", {}, t("room.offline_title")),
+        h("p", {}, t("room.offline_body")),
+        h("a", { class: "btn", href: "/" }, t("room.back_home")),
+      ),
+    );
+  }
+
+  // The screen stays on while a round needs this device: a player's (or the
+  // TV's) during play; a screen may narrow it (Piet: while it is this page's move).
+  awake() {
+    const state = this.state;
+    if (this.fatal || this.keptCopy || state?.room.phase !== "playing" || !(this.isPlayer || this.tv)) return false;
+    return this.screen?.awake?.() ?? true;
+  }
+
   dropScreen() {
     this.hostMenu.close();
     this.screen?.destroy?.();
@@ -195,10 +246,6 @@ export class Room {
   }
 
   connectionBadge() {
-    return h(
-      "span",
-      { class: "conn-badge", testid: "connection", hidden: this.status === "open" },
-      t("room.reconnecting"),
-    );
+    return h("span", { class: "conn-badge", testid: "connection", hidden: this.status === "open" }, this.statusText());
   }
 }

@@ -7,6 +7,12 @@ for drawings made in the browser), and connect only back to the server
 attribute is allowed: the client sets styles through ``element.style``
 (CSSOM), which CSP does not govern. ``frame-ancestors 'none'`` keeps the app
 out of other sites' frames (clickjacking a host's buttons).
+
+The installable app (server/pwa.py) lives with these: the manifest and the
+service worker are the server's own files (``manifest-src``/``worker-src
+'self'``); the worker sits at ``/sw.js``, so its scope is the whole site with
+no ``Service-Worker-Allowed`` header; and the screen wake lock is allowed to
+the app itself (``screen-wake-lock=(self)``), no other site's frame.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ CSP = "; ".join([
     "font-src 'self'",
     "connect-src 'self'",
     "worker-src 'self'",
+    "manifest-src 'self'",
     "object-src 'none'",
     "base-uri 'none'",
     "form-action 'self'",
@@ -35,7 +42,8 @@ HEADERS: tuple[tuple[bytes, bytes], ...] = (
     (b"referrer-policy", b"no-referrer"),
     (b"x-frame-options", b"DENY"),  # frame-ancestors for browsers without CSP 2
     (b"cross-origin-opener-policy", b"same-origin"),
-    (b"permissions-policy", b"camera=(), microphone=(), geolocation=(), payment=()"),
+    (b"permissions-policy",
+     b"camera=(), microphone=(), geolocation=(), payment=(), screen-wake-lock=(self)"),
 )
 
 

@@ -15,11 +15,12 @@ const SOLVED_KEY = "atelier.piet.puzzles.solved";
 const cellsOf = (text) => [...String(text || "")].map((c) => (c === "." ? null : c));
 
 async function ask(kind, body) {
+  // with no network the list still opens (sw.js keeps it); a tried move needs the engine
   const response = await fetch(`/api/games/piet/advice/${kind}`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify(body),
-  });
+  }).catch(() => Promise.reject({ code: "offline" }));
   const data = await response.json().catch(() => ({}));
   if (!response.ok) throw data;
   return data;

@@ -115,6 +115,11 @@ export class PietScreen {
     return m && m.toMove !== null && this.controls(m.toMove) ? m.toMove : null;
   }
 
+  // The screen stays on while this page has a move to make (room.js, wake.js).
+  awake() {
+    return this.actor !== null;
+  }
+
   // --- updates ---------------------------------------------------------------
 
   update(state) {
