@@ -53,7 +53,8 @@ def test_running_out_of_time_loses_whatever_the_scores() -> None:
     view: Any = GAME.view(over, 1)
     assert view["result"] == {"winner": 0, "draw": False, "finisher": None, "by": "time"}
     assert view["scores"] == list(state.board.scores)  # as they stood
-    assert view["to_move"] is None and view["clock"] is None and view["legal_moves"] == []
+    assert view["phase"] == "over" and view["to_move"] is None
+    assert view["clock"] is None and view["legal_moves"] == []
     assert "player 2 ran out of time" in view["record"]
     assert GAME.deadline(over) is None
     with pytest.raises(RuleError) as err:
@@ -70,6 +71,7 @@ def test_either_player_may_resign_at_any_time_and_the_other_wins(resigner: int) 
     assert GAME.is_over(over) and GAME.final_winners(over) == [1 - resigner]
     view: Any = GAME.view(over, None)
     assert view["result"]["winner"] == 1 - resigner and view["result"]["by"] == "resignation"
+    assert view["phase"] == "over"
     assert f"player {resigner + 1} resigned" in view["record"]
     for seat in (0, 1, SYSTEM):
         with pytest.raises(RuleError):

@@ -291,7 +291,8 @@ class PietGame:
             "scores": list(board.scores),
             "brushes": list(board.brushes),
             "brushes_on": board.brushes_on,
-            "phase": board.phase,
+            # a game ended early is over whatever phase its board was in
+            "phase": OVER if over else board.phase,
             "to_move": None if over else board.to_move,
             "legal_moves": [] if over else sorted(format_move(m, brush=False)
                                                   for m in legal_moves(board)),
