@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -279,3 +280,157 @@ def test_a_game_by_correspondence_to_its_end_across_a_restart_and_one_on_time(
     finally:
         ann.player.context.close()
         bob.player.context.close()
+
+
+def test_a_push_shows_a_notification_and_tapping_it_opens_the_game(
+        browser: Any, server: ServerProcess) -> None:
+    code = create_room(server.http, "piet", {"move_days": 1})
+    device = Device(new_player(browser, "Ann", "red", phone=True), server.http)
+    try:
+        page = device.page
+        page.goto(server.http)
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null",
+                               timeout=60_000)
+        text_ = f"Your turn in room {code}."
+        device.deliver({"room": code, "text": text_})
+        shown = device.notified(text_)
+        assert shown == {"title": "Atelier", "tag": f"room-{code}", "data": {"url": f"/r/{code}"}}
+        # Tapping it: the worker's notificationclick handler opens the room's page.
+        # Headless chromium has no notification to tap, so the click is dispatched
+        # in the worker; a page can be opened only by a real tap (the browser's
+        # rule), so what is checked is the page the handler asks the browser for.
+        worker = device.player.context.service_workers[0]
+        asked = worker.evaluate("""async () => {
+            const asked = [];
+            self.clients.openWindow = async (url) => { asked.push(url); return null; };
+            const [n] = await self.registration.getNotifications();
+            const event = new NotificationEvent("notificationclick", {notification: n});
+            let done = Promise.resolve();
+            event.waitUntil = (p) => { done = p; };
+            self.dispatchEvent(event);
+            await done;
+            return {asked, left: (await self.registration.getNotifications()).length};
+        }""")
+        assert asked == {"asked": [f"{server.http}/r/{code}"], "left": 0}
+        # a payload that is not a nudge shows nothing of it: no room, no link elsewhere
+        device.deliver({"room": "../evil", "text": "x" * 500})
+        odd = device.notified("x" * 200)
+        assert odd["data"] == {"url": "/"}
+        assert device.player.errors == []
+    finally:
+        device.player.context.close()
+
+
+def test_resigning_a_live_game_and_moving_a_seat_to_another_device(
+        browser: Any, server: ServerProcess) -> None:
+    code = create_room(server.http, "piet", {})
+    ann = new_player(browser, "Ann", "red", phone=True)
+    bob = new_player(browser, "Bob", "blue", phone=True, locale="uk-UA")
+    other = new_player(browser, "Ann", "red", phone=True)
+    late = new_player(browser, "Eve", "green", phone=True)
+    try:
+        for p in (ann, bob):
+            join_page(p.page, f"{server.http}/r/{code}", p.name, p.colour)
+        ann.click("start-game")
+        ann.wait("piet-resign-ask")
+        # a live game: no time, no nudges, no moving the seat; resigning is there
+        assert ann.page.locator(tid("piet-clock")).count() == 0
+        assert ann.page.locator(tid("piet-nudges")).count() == 0
+        # Bob resigns although it is Ann's turn; he is asked first
+        bob.click("piet-resign-ask")
+        confirm = bob.page.inner_text(tid("piet-resign"))
+        assert "Ann" in confirm and "Здатися" in confirm
+        bob.click("piet-resign-yes")
+        ann.wait("piet-result")
+        assert ann.page.inner_text(tid("piet-turn-text")).startswith("Ann wins by resignation")
+        bob.wait("piet-result")
+        assert bob.page.inner_text(tid("piet-turn-text")).startswith(
+            "Ann: перемога — суперник здався")
+        assert axe_serious(bob.page) == []
+
+        # a correspondence game: Ann moves her seat to her other phone
+        code2 = create_room(server.http, "piet", {"move_days": 7})
+        for p in (ann, bob):
+            join_page(p.page, f"{server.http}/r/{code2}", p.name, p.colour)
+        ann.click("start-game")
+        ann.click("seat-move-offer")
+        ann.wait("seat-move-qr")
+        link = ann.page.input_value(tid("seat-move-link"))
+        assert link.startswith(f"{server.http}/r/{code2}#transfer=")
+        fits_phone(ann.page, tid("seat-move"))
+        assert axe_serious(ann.page) == []
+        other.page.goto(link)
+        other.wait("piet-resign-ask")  # seated: the seat's tools are there
+        assert "#transfer" not in other.page.url  # the link left the address bar
+        assert other.page.get_attribute(tid("piet"), "data-actor") == "0"
+        # the old phone now watches, and says why
+        ann.page.wait_for_function(
+            "() => document.querySelector('[data-testid=toast]')?.textContent"
+            ".includes('another device')")
+        ann.page.wait_for_selector(tid("piet-seat-tools"), state="detached")
+        # the link works once
+        late.page.goto(link)
+        late.page.wait_for_function(
+            "() => document.querySelector('[data-testid=toast]')?.textContent"
+            ".includes('has been used already')")
+        late.page.wait_for_selector(tid("piet"))
+        assert late.page.get_attribute(tid("piet"), "data-actor") == ""
+        for p in (ann, bob, other, late):
+            assert p.errors == [], p.errors
+    finally:
+        for p in (ann, bob, other, late):
+            p.context.close()
+
+
+def test_nudges_are_asked_for_only_on_a_tap_and_a_plain_http_lan_address_says_why_not(
+        browser: Any, server_factory: Callable[..., ServerProcess]) -> None:
+    with socket.socket() as free:  # free on every interface, not only on 127.0.0.1
+        free.bind(("0.0.0.0", 0))
+        port = int(free.getsockname()[1])
+    srv = server_factory("--host", "0.0.0.0", port=port)
+    code = create_room(srv.http, "piet", {"move_days": 3})
+    asks = "window.__asks = 0; const real = Notification.requestPermission.bind(Notification);" \
+        " Notification.requestPermission = () => { window.__asks++; return real(); };"
+    ann = new_player(browser, "Ann", "red", phone=True)
+    bob = new_player(browser, "Bob", "blue", phone=True)
+    try:
+        ann.page.add_init_script(asks)
+        ann.context.grant_permissions(["notifications"], origin=srv.http)
+        for p in (ann, bob):
+            join_page(p.page, f"{srv.http}/r/{code}", p.name, p.colour)
+        ann.click("start-game")
+        ann.wait("piet-nudges-ask")
+        assert ann.page.evaluate("() => window.__asks") == 0  # nothing asked on load
+        ann.click("piet-nudges-ask")
+        ann.page.wait_for_function("() => window.__asks === 1")
+        # this headless browser has no push service to subscribe at: it says so
+        ann.page.wait_for_function(
+            "(text) => document.querySelector('[data-testid=toast]')?.textContent === text",
+            arg=text("en", "corr.notify_failed"))
+        # from a plain-HTTP LAN address the browser has no service worker and no
+        # push: the seat's tools say what it needs instead, in every language
+        lan = f"http://{lan_addresses()[0]}:{srv.port}"
+        code2 = create_room(srv.http, "piet", {"move_days": 3})
+        cy = new_player(browser, "Cy", "green", phone=True)
+        dee = new_player(browser, "Dee", "yellow", phone=True)
+        try:
+            for p in (cy, dee):
+                join_page(p.page, f"{lan}/r/{code2}", p.name, p.colour)
+            cy.click("start-game")
+            cy.wait("piet-nudges-unsupported")
+            assert cy.page.evaluate("() => [isSecureContext, 'serviceWorker' in navigator]") \
+                == [False, False]
+            for language in ("en", "de", "uk"):
+                switch_language(cy.page, language)
+                assert cy.page.inner_text(tid("piet-nudges-unsupported")) == text(
+                    language, "corr.notify_unsupported")
+                fits_phone(cy.page, tid("piet-seat-tools"))
+                assert axe_serious(cy.page) == [], language
+            assert cy.errors == [] and dee.errors == []
+        finally:
+            cy.context.close()
+            dee.context.close()
+        assert ann.errors == [] and bob.errors == []
+    finally:
+        ann.context.close()
+        bob.context.close()

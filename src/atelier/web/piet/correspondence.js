@@ -106,7 +106,9 @@ function nudgeControl(screen) {
             const answer = await enableNudges(code, lang());
             if (answer === "denied") toast(t("corr.notify_denied"));
           } catch (error) {
-            toast(error?.code ? errorText(error) : t("corr.notify_failed"));
+            // the server's refusals have a code of theirs; the browser's (a
+            // DOMException: no push service reachable) get our own words
+            toast(error instanceof DOMException || !error?.code ? t("corr.notify_failed") : errorText(error));
           }
           draw();
         },
