@@ -76,3 +76,13 @@ def test_bench_inkpath_takes_every_batch() -> None:
         capture_output=True, text=True, timeout=120, check=True,
     ).stdout
     assert re.fullmatch(r"[\d.]+ us per batch \(300 batches, each to 2 players\)\n", out), out
+
+
+def test_bench_push_prints_its_figures() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "atelier", "bench", "push", "--pushes", "20",
+         "--concurrency", "4", "--moves", "3"],
+        capture_output=True, text=True, timeout=300, check=True,
+    ).stdout
+    assert re.search(r"send: 20 pushes in [\d.]+ s = \d+ pushes/s .* 0 failed", out), out
+    assert re.search(r"latency: .* 3 moves: median [\d.]+ ms", out), out

@@ -404,11 +404,16 @@ def main(argv: list[str]) -> int:
     from atelier.bench import rooms
 
     rooms.add_parser(sub)
+    from atelier.bench import push
+
+    push.add_parser(sub)
     args = ap.parse_args(argv)
     if args.what == "ink" and args.goals and args.url:
         ap.error("--goals starts its own servers: leave out --url")
     if args.what == "rooms":
         return rooms.main(args)
+    if args.what == "push":
+        return push.main(args)
     try:
         import uvloop
 
