@@ -84,7 +84,7 @@ class Device:
 
     def deliver(self, payload: dict[str, Any]) -> None:
         """The push service hands a push to this browser: its worker gets it."""
-        self.page.wait_for_function("async () => Boolean(await navigator.serviceWorker.ready)")
+        self.page.evaluate("async () => { await navigator.serviceWorker.ready; }")
         if self.cdp is None:
             self.cdp = self.player.context.new_cdp_session(self.page)
             self.cdp.on("ServiceWorker.workerRegistrationUpdated",
@@ -101,14 +101,19 @@ class Device:
 
     def notified(self, body: str) -> dict[str, Any]:
         """Waits for a notification with this text; its title, tag and data."""
-        found = self.page.wait_for_function(
-            """async (body) => {
-                const list = await (await navigator.serviceWorker.ready).getNotifications();
-                const n = list.find((x) => x.body === body);
-                return n ? {title: n.title, tag: n.tag, data: n.data} : null;
-            }""", arg=body)
-        value: dict[str, Any] = found.json_value()
-        return value
+        end = time.monotonic() + 15
+        while True:
+            found = self.page.evaluate(
+                """async (body) => {
+                    const list = await (await navigator.serviceWorker.ready).getNotifications();
+                    const n = list.find((x) => x.body === body);
+                    return n ? {title: n.title, tag: n.tag, data: n.data} : null;
+                }""", body)
+            if found is not None:
+                value: dict[str, Any] = found
+                return value
+            assert time.monotonic() < end, f"no notification {body!r}"
+            self.page.wait_for_timeout(20)  # (polling: the worker shows it on its own time)
 
 
 def wait_pushes(service: PushService, sub: Sub, count: int) -> list[str]:
