@@ -65,6 +65,7 @@ class Device:
         player.context.grant_permissions(["notifications"], origin=origin)
         self.cdp: Any = None
         self.registrations: list[dict[str, Any]] = []
+        self.redelivered = 0
 
     @property
     def page(self) -> Page:
@@ -82,6 +83,20 @@ class Device:
                             headers={"Authorization": f"Bearer {self.token(code)}"})
         assert answer.status_code == 204, answer.text
 
+    def push(self, payload: dict[str, Any], body: str) -> dict[str, Any]:
+        """Delivers a push and waits for its notification. Headless chromium loses
+        push handed over CDP now and then (twice in some forty deliveries while
+        this test was written, the worker running and answering a message just
+        before); a push service redelivers what a browser did not take, and so
+        does this, at most twice, counting it in ``redelivered``."""
+        for attempt in range(3):
+            self.deliver(payload)
+            try:
+                return self.notified(body, 5 if attempt < 2 else 15)
+            except TimeoutError:
+                self.redelivered += 1
+        raise AssertionError("unreachable")
+
     def deliver(self, payload: dict[str, Any]) -> None:
         """The push service hands a push to this browser: its worker gets it."""
         self.page.evaluate("async () => { await navigator.serviceWorker.ready; }")
@@ -95,13 +110,23 @@ class Device:
             assert time.monotonic() < end, "no service worker registration"
             self.page.evaluate("() => 0")  # lets Playwright take the CDP events
         live = [r for r in self.registrations if not r["isDeleted"]][-1]
+        # a worker idle for a while is stopped; a push handed to a stopped one over
+        # CDP can be lost, where a push service's would start it: start it first,
+        # by a message it answers
+        self.page.evaluate("""async () => {
+            const worker = (await navigator.serviceWorker.ready).active;
+            const channel = new MessageChannel();
+            const answered = new Promise((done) => { channel.port1.onmessage = done; });
+            worker.postMessage({t: "version"}, [channel.port2]);
+            await answered;
+        }""")
         self.cdp.send("ServiceWorker.deliverPushMessage", {
             "origin": self.origin, "registrationId": live["registrationId"],
             "data": json.dumps(payload)})
 
-    def notified(self, body: str) -> dict[str, Any]:
+    def notified(self, body: str, seconds: float = 15) -> dict[str, Any]:
         """Waits for a notification with this text; its title, tag and data."""
-        end = time.monotonic() + 15
+        end = time.monotonic() + seconds
         while True:
             found = self.page.evaluate(
                 """async (body) => {
@@ -112,7 +137,8 @@ class Device:
             if found is not None:
                 value: dict[str, Any] = found
                 return value
-            assert time.monotonic() < end, f"no notification {body!r}"
+            if time.monotonic() > end:
+                raise TimeoutError(f"no notification {body[:30]!r}")
             self.page.wait_for_timeout(20)  # (polling: the worker shows it on its own time)
 
 
@@ -183,8 +209,7 @@ def test_a_game_by_correspondence_to_its_end_across_a_restart_and_one_on_time(
                 1 if other is ann else 0))  # Ann also heard the game begin
             expected = text(langs[id(other)], "push.turn", room=code)
             assert got[-1] == expected
-            other.deliver(push_service.to(subs[id(other)])[-1].payload)
-            shown = other.notified(expected)
+            shown = other.push(push_service.to(subs[id(other)])[-1].payload, expected)
             assert shown["title"] == "Atelier" and shown["data"] == {"url": f"/r/{code}"}
             if moves == 2 and not restarted:
                 # the server goes away and comes back: the pages reconnect by themselves
@@ -261,7 +286,11 @@ def test_a_game_by_correspondence_to_its_end_across_a_restart_and_one_on_time(
             left = page.inner_text(f"{tid(f'my-game-{code3}')} {tid('my-game-left')}")
             week = " ".join((translate("corr.days", language, n=6),
                              translate("corr.hours", language, n=23)))
-            assert left == text(language, "mygames.left", left=week)  # a minute or so gone
+            # a minute or so gone, or (the page's clock reads the server's to the
+            # second) none at all
+            assert left in (text(language, "mygames.left", left=week),
+                            text(language, "mygames.left",
+                                 left=translate("corr.days", language, n=7)))
             on_time = page.inner_text(f"{tid(f'my-game-{code2}')} {tid('my-game-status')}")
             assert on_time == (f"{text(language, 'mygames.won')} "
                                f"{text(language, 'mygames.by.time')}")
@@ -297,8 +326,7 @@ def test_a_push_shows_a_notification_and_tapping_it_opens_the_game(
         page.wait_for_function("() => navigator.serviceWorker.controller !== null",
                                timeout=60_000)
         text_ = f"Your turn in room {code}."
-        device.deliver({"room": code, "text": text_})
-        shown = device.notified(text_)
+        shown = device.push({"room": code, "text": text_}, text_)
         assert shown == {"title": "Atelier", "tag": f"room-{code}", "data": {"url": f"/r/{code}"}}
         # Tapping it: the worker's notificationclick handler opens the room's page.
         # Headless chromium has no notification to tap, so the click is dispatched
@@ -318,8 +346,7 @@ def test_a_push_shows_a_notification_and_tapping_it_opens_the_game(
         }""")
         assert asked == {"asked": [f"{server.http}/r/{code}"], "left": 0}
         # a payload that is not a nudge shows nothing of it: no room, no link elsewhere
-        device.deliver({"room": "../evil", "text": "x" * 500})
-        odd = device.notified("x" * 200)
+        odd = device.push({"room": "../evil", "text": "x" * 500}, "x" * 200)
         assert odd["data"] == {"url": "/"}
         assert device.player.errors == []
     finally:
