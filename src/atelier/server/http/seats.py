@@ -189,9 +189,19 @@ async def claim_transfer(code: str, request: Request) -> Response:
     if room is None:
         raise RuleError("unknown_room", room=code[:16])
     body = await read_json_model(request, ClaimBody, 1024, "transfer")
+    # a wrong link costs the address one of its room lookups, as a wrong code does:
+    # guessing links is as slow as guessing rooms
+    addresses, address = request.app.state.addresses, _address(request)
+    refusal = addresses.no_lookups(address)
+    if refusal is not None:
+        raise refusal
     token = secrets.token_urlsafe(24)
-    _kind, data = await _rooms(request).commit(
-        room, lambda m: (decide_claim(m, body.transfer, hash_token(token)), None))
+    try:
+        _kind, data = await _rooms(request).commit(
+            room, lambda m: (decide_claim(m, body.transfer, hash_token(token)), None))
+    except RuleError:
+        addresses.take_lookup(address)
+        raise
     player = str(data["player"])
     await _rooms(request).store.push.unsubscribe(room.model.code, player)  # the old device's
     return JSONResponse({"token": token, "player": player, "room": room.model.code},
