@@ -205,6 +205,7 @@ async def _latency_figure(args: argparse.Namespace) -> list[str]:
                 socks.append(ws)
             await socks[0].send(json.dumps({"t": "start"}))
             latencies: list[float] = []
+            games_moves = 0
             state: dict[str, Any] = {}
             while len(latencies) < args.moves:
                 # the latest state, from either socket (both get every one)
@@ -225,10 +226,16 @@ async def _latency_figure(args: argparse.Namespace) -> list[str]:
                 sent = time.monotonic()
                 await socks[seat].send(json.dumps({"t": "act", "action": {
                     "type": "move", "move": state["legal_moves"][0]}}))
-                while arrivals.count() == before:
+                # a move after which the same player moves again (a paintbrush) or
+                # that ends the game nudges nobody (or both): wait a second at most
+                while arrivals.count() == before and time.monotonic() - sent < 1.0:
                     await asyncio.sleep(0.001)
-                latencies.append(arrivals.at[before] - sent)
+                if arrivals.count() > before and state["phase"] != "over":
+                    latencies.append(arrivals.at[before] - sent)
                 state = {}
+                games_moves += 1
+                if games_moves > 4 * args.moves:
+                    break
             for ws in socks:
                 await ws.close()
         ms = sorted(1000 * x for x in latencies)
