@@ -24,7 +24,7 @@ export default [
   },
   {
     // the service worker: a classic worker script (the server writes VERSION and SHELL above it)
-    files: ["src/atelier/web/sw.js"],
+    files: ["src/atelier/web/sw.js", "src/atelier/web/push_sw.js"],
     languageOptions: { sourceType: "script", globals: { ...globals.serviceworker } },
   },
 ];

@@ -88,3 +88,13 @@ def test_bench_restart_prints_figures_and_loses_nothing() -> None:
     assert re.search(r"acked actions lost: 0 of [1-9]\d*", out), out
     assert re.search(r"ink lost: 0 of [1-9]\d* batches", out), out
     assert re.search(r"reconnects: 4; .* longest \d+ ms", out), out
+
+
+def test_bench_push_prints_its_figures() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "atelier", "bench", "push", "--pushes", "20",
+         "--concurrency", "4", "--moves", "3"],
+        capture_output=True, text=True, timeout=300, check=True,
+    ).stdout
+    assert re.search(r"send: 20 pushes in [\d.]+ s = \d+ pushes/s .* 0 failed", out), out
+    assert re.search(r"latency: .* 3 moves: median [\d.]+ ms", out), out

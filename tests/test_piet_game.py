@@ -16,7 +16,8 @@ from support.actions import apply_json
 def test_settings_are_validated_and_completed() -> None:
     assert GAME.validate_settings({}, 2) == {"setup": "beginner", "brushes": False,
                                             "opponent": None, "computer_seat": 1,
-                                            "record": None, "hints": False}
+                                            "record": None, "hints": False,
+                                            "move_days": None}
     full = GAME.validate_settings({"setup": "empty", "brushes": True, "opponent": "hard"}, 2)
     assert full["setup"] == "empty" and full["opponent"] == "hard"
     for bad in ({"setup": "odd"}, {"brushes": "yes"}, {"opponent": "genius"},

@@ -326,10 +326,11 @@ def main(argv: list[str]) -> int:
     ink.add_argument("--serve-arg", action="append", default=[],
                      help="an argument for `atelier serve` (repeatable), e.g. --serve-arg=--x")
     ink.add_argument("--game", default="sketch", help=argparse.SUPPRESS)
-    from atelier.bench import restart, rooms
+    from atelier.bench import push, restart, rooms
 
     rooms.add_parser(sub)
     restart.add_parser(sub)
+    push.add_parser(sub)
     args = ap.parse_args(argv)
     if args.what == "ink" and args.goals and args.url:
         ap.error("--goals starts its own servers: leave out --url")
@@ -337,6 +338,8 @@ def main(argv: list[str]) -> int:
         return rooms.main(args)
     if args.what == "restart":
         return restart.main(args)
+    if args.what == "push":
+        return push.main(args)
     try:
         import uvloop
 

@@ -278,6 +278,54 @@ class ScoredGame(Game[S], Protocol[S]):
         ...
 
 
+S_in = TypeVar("S_in", contravariant=True)
+
+
+@runtime_checkable
+class WinnersGame(Protocol[S_in]):
+    """A game whose winner is not always the highest score (Piet: a player who
+    resigns or runs out of time loses whatever the scores)."""
+
+    def final_winners(self, state: S_in) -> list[int]:
+        """The seats that won the finished game (several on a tie)."""
+        ...
+
+
+@runtime_checkable
+class CorrespondenceGame(Protocol[S]):
+    """A turn-based game two people may play over days (Piet): a room may give
+    each move a time (its settings say how long); the game goes on with nobody
+    connected, and the server nudges the player whose turn it is."""
+
+    def start_clock(self, state: S, now: float) -> S:
+        """The game begins at ``now``: the first player's time runs from here."""
+        ...
+
+    def seat_to_move(self, state: S) -> int | None:
+        """Whose turn it is; None once the game is over."""
+        ...
+
+    def moves_made(self, state: S) -> int:
+        """How many moves the game has had: it names the current turn."""
+        ...
+
+    def move_seconds(self, settings: Mapping[str, JSON]) -> float | None:
+        """The time each move has under these settings; None: a live game."""
+        ...
+
+
+def result_winners(game: object, state: object, scores: Sequence[int]) -> list[int]:
+    """The seats that won a finished game: the game's own say if it has one,
+    otherwise the highest scores."""
+    return game.final_winners(state) if isinstance(game, WinnersGame) else winners(scores)
+
+
+def move_seconds(game: object, settings: Mapping[str, JSON]) -> float | None:
+    """A room's time per move: None for a live game (and for every game that
+    cannot be played by correspondence)."""
+    return game.move_seconds(settings) if isinstance(game, CorrespondenceGame) else None
+
+
 @runtime_checkable
 class RemovableSeats(Protocol):
     """A game that lets the host take a player out while it runs (SYSTEM "remove")."""

@@ -43,9 +43,11 @@ from atelier.server.http.pwa import build_shell
 from atelier.server.http.pwa import router as pwa_router
 from atelier.server.http.qr import qr_svg
 from atelier.server.http.replays import AnimationCache, timeline_json
+from atelier.server.http.seats import router as seats_router
 from atelier.server.ink.intake import MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES
+from atelier.server.push.service import PushConfig, PushService
 from atelier.server.room.model import COLOUR_HEX, hash_token
-from atelier.server.room.rooms import CREATOR_WAIT, IDLE_SECONDS, LiveRoom, Rooms
+from atelier.server.room.rooms import CREATOR_WAIT, IDLE_SECONDS, SCAN_SECONDS, LiveRoom, Rooms
 from atelier.server.room.views import drawing_key, room_summary, visible_drawers
 from atelier.server.session import HELLO_SECONDS, serve_socket
 from atelier.store import open_store
@@ -79,6 +81,9 @@ class ServerConfig:
     hello_seconds: float = HELLO_SECONDS  # an upgraded socket's time to say hello
     ink_limits: tuple[int, int] = (MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES)
     """Bytes of ink one drawing and one room may hold."""
+    push: PushConfig = field(default_factory=PushConfig)
+    scan_seconds: float = SCAN_SECONDS
+    """How often the store is asked for correspondence games due."""
     web_dir: Path = WEB_DIR
     """The web client's files (``--web-dir``): the installed package's by default."""
     pending: PendingBudget | None = None
@@ -131,7 +136,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         hub = await open_hub(config.redis_url, f"atelier:{config.table_prefix}")
         rooms = Rooms(store, hub, get_game, owns=config.owns,
                       idle_seconds=config.idle_seconds, creator_wait=config.creator_wait,
-                      ink_limits=config.ink_limits)
+                      ink_limits=config.ink_limits,
+                      push=PushService(store.push, config.push),
+                      scan_seconds=config.scan_seconds)
         await rooms.start()
         app.state.rooms = rooms
         app.state.advisor = Advisor(store)
@@ -183,6 +190,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     animations = AnimationCache()
     addresses = AddressLimits(config.address_policy)
     app.state.addresses = addresses
+    app.state.address_of = lambda request: address_of(request, config.address_policy)
 
     def rooms_of(request: Request) -> Rooms:
         rooms: Rooms = request.app.state.rooms
@@ -216,6 +224,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 # batches that waited for their sender's allowance: a flood, or a
                 # server reading its sockets late (docs/performance.md)
                 "ink_waits": rooms.ink_waits,
+                # turn nudges this process sent, and those the push service had lost
+                "pushes": {"sent": rooms.push.stats.sent, "gone": rooms.push.stats.gone,
+                           "failed": rooms.push.stats.failed},
                 # connections this process may hold (atelier serve raises it at start)
                 "open_files_limit": resource.getrlimit(resource.RLIMIT_NOFILE)[0],
                 # connections whose request has not arrived whole, what they hold
@@ -375,6 +386,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                            config.hello_seconds)
 
     app.include_router(decks_router)
+    app.include_router(seats_router)
     app.include_router(pwa_router(build_shell(config.web_dir)))
     # a registered game's screens from outside web/ sit where web/NAME/ would,
     # so their imports of the shared modules ("../dom.js") read the same

@@ -33,6 +33,11 @@ from atelier.server.edge.budget import (
 DEFAULT_DB = os.path.join("data", "atelier.sqlite3")
 HEAD_SECONDS = 10.0  # as atelier.server.wire.frontdoor's, without importing uvicorn for --help
 HELLO_SECONDS = 10.0  # as atelier.server.session's
+# as atelier.server.push.service's and room.rooms' (the push libraries load only to serve)
+CONTACT = "mailto:atelier@localhost"
+PUSHES_PER_MINUTE = 12
+SUBSCRIPTIONS_PER_ADDRESS = 40
+SCAN_SECONDS = 60.0
 
 
 def raise_file_limit() -> int:
@@ -158,6 +163,21 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--extra-game", action="append", default=[], metavar="MODULE:ATTRIBUTE",
                     help="also host this game (rules: the object named, GAME by default; "
                     "screens: its module's WEB folder; repeatable; docs/architecture.md)")
+    push = ap.add_argument_group("turn nudges by Web Push (docs/deploy.md)")
+    push.add_argument("--push-contact", default=CONTACT, metavar="MAILTO_OR_HTTPS",
+                      help="the VAPID contact push services may write to "
+                      f"(default {CONTACT})")
+    push.add_argument("--push-service", action="append", default=[], metavar="URL_PREFIX",
+                      help="also accept subscriptions whose endpoint starts with this "
+                      "(a push service of your own; the browsers' are always accepted)")
+    push.add_argument("--max-pushes-per-minute", type=int, default=PUSHES_PER_MINUTE,
+                      metavar="N", help=f"per room (default {PUSHES_PER_MINUTE})")
+    push.add_argument("--max-subscriptions", type=int, default=SUBSCRIPTIONS_PER_ADDRESS,
+                      metavar="N", help="push subscriptions one address may hold "
+                      f"(default {SUBSCRIPTIONS_PER_ADDRESS})")
+    push.add_argument("--due-scan", type=float, default=SCAN_SECONDS, metavar="SECONDS",
+                      help="how often the store is asked for correspondence games due "
+                      f"(default {SCAN_SECONDS:g})")
     ap.add_argument("--web-dir", default=None, metavar="DIR",
                     help="serve the web client from DIR instead of the installed one")
     ap.add_argument("--log-level", default="warning",
@@ -259,6 +279,7 @@ def main(argv: list[str]) -> int:
     from atelier.server.edge.budget import BodyRules, PendingBudget, pending_limit
     from atelier.server.edge.forwarded import Proxies
     from atelier.server.ink.transport import SocketTransport
+    from atelier.server.push.service import PushConfig
     from atelier.server.session import serve_socket
     from atelier.server.wire.frontdoor import Defences, front_protocol
     from atelier.server.workers import OwnerOnly, WorkerServer
@@ -304,6 +325,10 @@ def main(argv: list[str]) -> int:
         ),
         hello_seconds=args.hello_timeout,
         metrics_listen=metrics_at,
+        push=PushConfig(contact=args.push_contact, services=tuple(args.push_service),
+                        per_minute=args.max_pushes_per_minute,
+                        per_address=args.max_subscriptions),
+        scan_seconds=args.due_scan,
     )
     if args.web_dir:
         config.web_dir = Path(args.web_dir).resolve()

@@ -297,7 +297,7 @@ class Session:
         elif isinstance(msg, p.Agree):
             await rooms.commit(room, lambda r: (m.decide_agree(r, me, msg.name, msg.on), None))
         elif isinstance(msg, p.Start):
-            await rooms.commit(room, lambda r: (m.decide_start(r, me), None))
+            await rooms.commit(room, lambda r: (m.decide_start(r, me, time.time()), None))
         elif isinstance(msg, p.Again):
             await rooms.commit(room, lambda r: (m.decide_again(r, me), None))
         elif isinstance(msg, p.GoOn):

@@ -44,6 +44,8 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
+from atelier.store.push import PushStore, PushTables
+
 _DDL_LOCK = 0x41_74_65_6C  # "Atel": the advisory lock key for creating tables
 
 
@@ -88,6 +90,9 @@ def _tables(prefix: str) -> tuple[MetaData, Table, Table, Table]:
         Column("game", String(40), nullable=False),
         Column("status", String(16), nullable=False),
         Column("created", Float, nullable=False),
+        # a correspondence game's next moment to act on (its quarter-time nudge,
+        # then its loss on time), so a room out of memory is found when it is due
+        Column("wake", Float, nullable=True),
     )
     events = Table(
         f"{prefix}events",
@@ -127,6 +132,7 @@ class Store:
         self.engine = engine
         self.prefix = prefix
         self.meta, self.rooms, self.events, self.ink = _tables(prefix)
+        push_tables = PushTables(self.meta, prefix)
         # the engine's answers (a game's review), kept so they outlive the process
         self.advice = Table(
             f"{prefix}advice",
@@ -139,6 +145,7 @@ class Store:
         # letting them fight over the file lock. PostgreSQL takes them together.
         self._write_lock: contextlib.AbstractAsyncContextManager[Any] = (
             asyncio.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext())
+        self.push = PushStore(engine, push_tables, self._write_lock)
 
     async def create_tables(self) -> None:
         for attempt in range(20):
@@ -169,6 +176,8 @@ class Store:
         if "batches" not in have:
             conn.execute(text(f'ALTER TABLE "{self.ink.name}" '
                               "ADD COLUMN batches INTEGER NOT NULL DEFAULT 1"))
+        if "wake" not in {c["name"] for c in inspect(conn).get_columns(self.rooms.name)}:
+            conn.execute(text(f'ALTER TABLE "{self.rooms.name}" ADD COLUMN wake FLOAT'))
 
     async def drop_tables(self) -> None:
         async with self.engine.begin() as conn:
@@ -283,6 +292,18 @@ class Store:
             async with self.engine.connect() as conn:
                 found += [r.code for r in (await conn.execute(query)).all()]
         return found
+
+    async def set_wake(self, code: str, wake: float | None) -> None:
+        async with self._write_lock, self.engine.begin() as conn:
+            await conn.execute(update(self.rooms).where(self.rooms.c.code == code)
+                               .values(wake=wake))
+
+    async def rooms_due(self, before: float) -> list[str]:
+        """Running games whose next moment to act on has come."""
+        query = select(self.rooms.c.code).where(
+            self.rooms.c.status == "playing", self.rooms.c.wake <= before)
+        async with self.engine.connect() as conn:
+            return [r.code for r in (await conn.execute(query)).all()]
 
     async def rooms_with_status(self, status: str) -> list[str]:
         query = select(self.rooms.c.code).where(self.rooms.c.status == status)

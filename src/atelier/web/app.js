@@ -8,6 +8,7 @@ import { loadSettingsSchemas } from "./settings.js";
 import { loadGames } from "./games.js";
 import { TV_PATH } from "./tv.js";
 import { soundButton } from "./sound.js";
+import { claimFromLink } from "./seat_move.js";
 import { registerWorker, takeWaitingVersion } from "./pwa.js";
 
 const LANGUAGE_NAMES = { en: "English", de: "Deutsch", uk: "Українська" };
@@ -134,6 +135,9 @@ async function main() {
     render();
   });
   window.addEventListener("popstate", render);
+  // a seat moved here by a one-time link: claimed before the room connects
+  const linked = location.pathname.match(ROOM_PATH);
+  if (linked) await claimFromLink(linked[1].toUpperCase());
   render();
 }
 

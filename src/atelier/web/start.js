@@ -8,6 +8,7 @@ import { startChoices } from "./settings.js";
 import { storeHostKey } from "./net.js";
 import { gameNames, gameOf } from "./games.js";
 import { scrollBehavior } from "./motion.js";
+import { myGamesCard } from "./my_games.js";
 
 const CODE_CHARS = /[^23456789ABCDEFGHJKMNPQRSTUVWXYZ]/g;
 
@@ -143,6 +144,8 @@ export function renderStart({ shell, go }) {
         h("p", {}, t("start.tagline")),
         jumps.length ? h("p", { class: "hero-links" }, jumps) : null,
       ),
+      // the games this device holds a seat in, your turn first (hidden when none)
+      myGamesCard(go),
       // Joining first: most people at the table join a room someone made, and a
       // phone shows this without scrolling.
       h(

@@ -161,7 +161,10 @@ async function keepRoom(code, urls) {
 
 // --- notifications ----------------------------------------------------------
 // A notification's data.url is the page it opens: a tap focuses a tab already
-// there, or opens one. (Web Push's "push" listener belongs in this section.)
+// there, or opens one. Web Push's "push" listener (turn nudges) is its own file,
+// push_sw.js, loaded at the worker's start as importScripts requires.
+
+importScripts("/static/push_sw.js");
 
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();

@@ -20,9 +20,9 @@ from typing import Annotated, Literal
 from pydantic import Field
 
 from atelier.errors import RuleError, require
-from atelier.games.actions import Action, ActionSchema
-from atelier.games.core import JSON, Advice
-from atelier.games.piet import coach
+from atelier.games.actions import Action, ActionSchema, System
+from atelier.games.core import JSON, SYSTEM, Advice
+from atelier.games.piet import coach, ending
 from atelier.games.piet.ai import COMPUTER_LEVELS, choose_move
 from atelier.games.piet.board import COLOURS, Masks, colour_at
 from atelier.games.piet.notation import (
@@ -88,6 +88,11 @@ class PietState:
     so that a view does not replay the game to say it."""
     hinted: tuple[int, ...] = ()
     """Plies (indices into ``moves``) whose player asked for a hint first."""
+    turn_started: float = 0.0
+    """When the player to move began their turn (the server's clock; 0: the clock
+    has not started). A correspondence game's deadline counts from here."""
+    ended: ending.Ending | None = None
+    """A game ended before its canvases were full: who lost, and how."""
 
 
 def _cells(masks: Masks, count: int) -> list[str | None]:
@@ -103,6 +108,16 @@ class MoveAction(Action):
 
     type: Literal["move"] = "move"
     move: Annotated[str, Field(max_length=64)]
+
+
+@ACTIONS.action
+class ResignAction(Action):
+    """A player gives the game up, at any time, whoever is to move."""
+
+    type: Literal["resign"] = "resign"
+
+
+ACTIONS.action(System)  # "timeout": a correspondence game's move time ran out
 
 
 @ACTIONS.action
@@ -127,6 +142,8 @@ class Settings(SettingsModel):
     hints: bool = False
     """Hints between two people: set at the start, on only if both agreed in the
     lobby (``PietGame.agreements``); a game against the computer always allows them."""
+    move_days: Literal[1, 3, 7] | None = None
+    """Correspondence play: days each player has for a move; None: a live game."""
 
 
 def hints_allowed(settings: Mapping[str, JSON]) -> bool:
@@ -162,6 +179,7 @@ class PietGame:
     def validate_settings(self, settings: Mapping[str, JSON], seats: int) -> dict[str, JSON]:
         require(seats == 2, "seat_count_exact", count=2)
         full = checked(Settings, settings)
+        ending.move_seconds(full["move_days"])  # a Literal[1, ...] takes True as 1
         record = full["record"]
         if isinstance(record, str) and not record.strip():
             full["record"] = None  # an empty record is no record: the way to remove one
@@ -188,9 +206,16 @@ class PietGame:
                          tuple(replayed.points), len(moves), movers)
 
     def apply(self, state: PietState, seat: int, action: Action, now: float) -> PietState:
-        require(isinstance(action, (MoveAction, HintAction)), "bad_action")
+        require(isinstance(action, (MoveAction, HintAction, ResignAction, System)),
+                "bad_action")
+        require(not self.is_over(state), "game_over")
+        if isinstance(action, System):
+            require(seat == SYSTEM and action.type == "timeout", "bad_action")
+            return replace(state, ended=ending.on_time(state.board.to_move, self.deadline(state),
+                                                       now))
         require(seat in (0, 1), "not_a_player")
-        require(state.board.phase != OVER, "game_over")
+        if isinstance(action, ResignAction):
+            return replace(state, ended=ending.resigned(seat))
         require(seat == state.board.to_move, "not_your_turn")
         match action:
             case HintAction():
@@ -200,9 +225,33 @@ class PietGame:
             case MoveAction(move=text):
                 move = parse_move(text)
                 board, points = play(state.board, move)
+                # the clock of whoever moves next starts now, even after a brush gives
+                # the same player a second move: every move has the same time
                 return replace(state, board=board, moves=(*state.moves, move),
-                               points=(*state.points, points), movers=(*state.movers, seat))
+                               points=(*state.points, points), movers=(*state.movers, seat),
+                               turn_started=now)
         raise RuleError("bad_action")
+
+    def start_clock(self, state: PietState, now: float) -> PietState:
+        """The game begins now: the first player's time runs from here."""
+        return replace(state, turn_started=now)
+
+    def seat_to_move(self, state: PietState) -> int | None:
+        return None if self.is_over(state) else state.board.to_move
+
+    def moves_made(self, state: PietState) -> int:
+        return len(state.moves)
+
+    def move_seconds(self, settings: Mapping[str, JSON]) -> float | None:
+        return ending.move_seconds(settings.get("move_days"))
+
+    def final_winners(self, state: PietState) -> list[int]:
+        """Who won: the opponent of a player who resigned or ran out of time,
+        whatever the scores; otherwise the rules' winner (both on a draw)."""
+        if state.ended is not None:
+            return [1 - state.ended.loser]
+        won = winner(state.board)
+        return [0, 1] if won is None or won < 0 else [won]
 
     quick_settings: Mapping[str, JSON] = {}
 
@@ -211,14 +260,14 @@ class PietGame:
 
     def legal_actions(self, state: PietState, seat: int) -> list[Action]:
         board = state.board
-        if board.phase == OVER or seat != board.to_move:
+        if self.is_over(state) or seat != board.to_move:
             return []
         return [MoveAction(move=format_move(m)) for m in legal_moves(board)]
 
     def view(self, state: PietState, seat: int | None) -> dict[str, JSON]:
         board = state.board
-        over = board.phase == OVER
-        won = winner(board)
+        over = self.is_over(state)
+        won = winner(board) if state.ended is None else 1 - state.ended.loser
         players = []
         computers = self.computer_seats(state.settings)
         for index in (0, 1):
@@ -242,29 +291,39 @@ class PietGame:
             "scores": list(board.scores),
             "brushes": list(board.brushes),
             "brushes_on": board.brushes_on,
-            "phase": board.phase,
+            # a game ended early is over whatever phase its board was in
+            "phase": OVER if over else board.phase,
             "to_move": None if over else board.to_move,
-            "legal_moves": sorted(format_move(m, brush=False) for m in legal_moves(board)),
+            "legal_moves": [] if over else sorted(format_move(m, brush=False)
+                                                  for m in legal_moves(board)),
+            "clock": None if over or self.deadline(state) is None else {
+                "deadline": self.deadline(state), "move_days": state.settings.get("move_days"),
+            },
             "moves": history,
             "loaded_moves": state.loaded,
-            "record": hinted_record(self._record(state), state.hinted),
+            "record": hinted_record(self._record(state), state.hinted)
+                      + ("" if state.ended is None else state.ended.comment() + "\n"),
             "hints": hints_allowed(state.settings),
             "hinted": list(state.hinted),
             "result": None if not over else {
                 "winner": None if won is None or won < 0 else won,
                 "draw": won == -1,
                 "finisher": board.finisher if board.finisher >= 0 else None,
+                "by": None if state.ended is None else state.ended.how,
             },
         }
 
     def deadline(self, state: PietState) -> float | None:
-        return None
+        seconds = self.move_seconds(state.settings)
+        if seconds is None or state.turn_started <= 0 or self.is_over(state):
+            return None
+        return state.turn_started + seconds
 
     def final_scores(self, state: PietState) -> list[int]:
         return list(state.board.scores)
 
     def is_over(self, state: PietState) -> bool:
-        return state.board.phase == OVER
+        return state.board.phase == OVER or state.ended is not None
 
     def dump(self, state: PietState) -> dict[str, JSON]:
         # The record's moves are in the settings; "moves" are those played since.
@@ -273,13 +332,19 @@ class PietGame:
             "seats": list(state.seats),
             "seed": state.seed,
             "moves": [format_move(m) for m in state.moves[state.loaded:]],
+            "turn_started": state.turn_started,
+            "ended": None if state.ended is None else state.ended.dump(),
         }
 
     def load(self, data: Mapping[str, JSON]) -> PietState:
         state = self.new(as_object(data["settings"]), as_strs(data["seats"]), as_int(data["seed"]))
         for text in as_list(data["moves"]):
             state = self.apply(state, state.board.to_move, MoveAction(move=str(text)), 0.0)
-        return state
+        # keys absent from states dumped before correspondence play: a live game
+        started = data.get("turn_started", 0.0)
+        ended = data.get("ended")
+        return replace(state, turn_started=float(started) if isinstance(started, int | float)
+                       else 0.0, ended=None if ended is None else ending.Ending.load(ended))
 
     # --- the engine's advice (run by the server's analysis pool) -----------------
 
@@ -296,7 +361,7 @@ class PietGame:
                 against = format_move(move)
             return Advice(f"hint|{against}|{record}", coach.hint_job, (record, against))
         require(kind == "review", "bad_request")
-        require(state.board.phase == OVER, "piet.review_not_over")
+        require(self.is_over(state), "piet.review_not_over")
         return Advice(f"review|{record}", coach.review_job, (record,))
 
     def record_advice(self, kind: str, record: str, params: Mapping[str, str]) -> Advice:
@@ -339,7 +404,7 @@ class PietGame:
     def bot_action(self, state: PietState, seat: int) -> Action | None:
         computers = self.computer_seats(state.settings)
         board = state.board
-        if seat not in computers or board.phase == OVER or board.to_move != seat:
+        if seat not in computers or self.is_over(state) or board.to_move != seat:
             return None
         level = str(state.settings["opponent"])
         move = choose_move(board, level, self.bot_seed(state))

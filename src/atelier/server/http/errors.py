@@ -37,6 +37,9 @@ STATUS = {
     "too_many_rooms": 429,
     "too_many_lookups": 429,
     "json_required": 415,
+    "transfer_used": 409,
+    "not_joined": 403,
+    "too_many_subscriptions": 429,
     "internal": 500,
 }
 """HTTP status per error code; any other refusal is the request's fault: 400."""

@@ -126,10 +126,28 @@ class Agreed(LogEvent):
     on: bool
 
 
+class TransferOffered(LogEvent):
+    """A player asked to move their seat to another device: the one-time
+    transfer token's hash (a new offer replaces an unused one)."""
+
+    kind: ClassVar[str] = "transfer"
+    player: str
+    transfer_hash: str
+
+
+class SeatMoved(LogEvent):
+    """The transfer token was used: the seat's token is now the new device's;
+    the old one, and the transfer token, no longer work."""
+
+    kind: ClassVar[str] = "moved"
+    player: str
+    token_hash: str
+
+
 KINDS: dict[str, type[LogEvent]] = {
     model.kind: model
     for model in (Created, Joined, Left, Renamed, HostChanged, SettingsChanged, Started,
-                  Acted, Removed, Again, Agreed)
+                  Acted, Removed, Again, Agreed, TransferOffered, SeatMoved)
 }
 
 

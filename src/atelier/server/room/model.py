@@ -22,13 +22,14 @@ from atelier.games.core import (
     JSON,
     SYSTEM,
     BotGame,
+    CorrespondenceGame,
     DealingGame,
     DrawingGame,
     Game,
     RemovableSeats,
     ScoredGame,
     agreements,
-    winners,
+    result_winners,
 )
 from atelier.server.room import events
 from atelier.server.room.events import LogEvent
@@ -84,6 +85,8 @@ class Player:
     out_by: str | None = None  # who ended their part in this game: "self" or "host"
     # The game's agreements (core.AgreementsGame) this player gave in the lobby.
     agreed: set[str] = field(default_factory=set)
+    # A one-time token (hash) that moves this seat to another device, if offered.
+    transfer_hash: str | None = None
 
 
 @dataclass
@@ -191,7 +194,7 @@ class RoomModel:
         if not isinstance(self.game, ScoredGame):
             return
         scores = self.game.final_scores(self.state)
-        best = set(winners(scores))
+        best = set(result_winners(self.game, self.state, scores))
         by_seat = {p.seat: p for p in self.all_players()}
         self.played.append({"players": [
             {"id": by_seat[seat].id, "name": by_seat[seat].name,
@@ -263,6 +266,15 @@ class RoomModel:
                         p.agreed.add(e.name)
                     else:
                         p.agreed.discard(e.name)
+            case events.TransferOffered() as e:
+                p = self.player(e.player)
+                if p is not None:
+                    p.transfer_hash = e.transfer_hash
+            case events.SeatMoved() as e:
+                p = self.player(e.player)
+                if p is not None:
+                    p.token_hash = e.token_hash
+                    p.transfer_hash = None
             case events.Again() as e:
                 if isinstance(self.game, DrawingGame) and self.state is not None:
                     # the finished game's drawings stay served under their keys
@@ -515,7 +527,7 @@ def decide_host(room: RoomModel, player_id: str | None, target: str) -> LogEvent
     return events.HostChanged(player=target)
 
 
-def decide_start(room: RoomModel, player_id: str | None) -> LogEvent:
+def decide_start(room: RoomModel, player_id: str | None, now: float = 0.0) -> LogEvent:
     _require_host(room, player_id)
     _require_lobby(room)
     computers = room.lobby_computers()
@@ -533,12 +545,15 @@ def decide_start(room: RoomModel, player_id: str | None) -> LogEvent:
     humans = iter(room.players)
     seats = [f"c{seat}" if seat in computers else next(humans).id for seat in range(total)]
     by_id = {p.id: p.name for p in room.players}
-    names = [computers[seat] if seat in computers else by_id[pid] for seat, pid in enumerate(seats)]
+    names = [computer_name(computers[seat]) if seat in computers else by_id[pid]
+             for seat, pid in enumerate(seats)]
     seed = room.game_seed()
     if isinstance(game, DealingGame):
         initial = game.new_avoiding(settings, names, seed, room.dealt)
     else:
         initial = game.new(settings, names, seed)
+    if isinstance(game, CorrespondenceGame):
+        initial = game.start_clock(initial, now)  # the first move's time runs from here
     return events.Started(
         settings=settings,
         seats=seats,
@@ -573,6 +588,26 @@ def decide_action(room: RoomModel, seat: int | None, action: Action, now: float,
     # A mark is logged only with the actions that have one (the stored shape).
     marked: dict[str, Any] = {} if mark is None else {"mark": mark}
     return events.Acted(seat=seat, action=as_json(action), now=now, **marked), state
+
+
+def decide_transfer(room: RoomModel, player_id: str | None, transfer_hash: str) -> LogEvent:
+    """A seated player offers their seat to another device (one-time token)."""
+    require(room.player(player_id) is not None, "not_joined")
+    assert player_id is not None
+    return events.TransferOffered(player=player_id, transfer_hash=transfer_hash)
+
+
+def decide_claim(room: RoomModel, transfer: str, token_hash: str) -> LogEvent:
+    """The other device uses the transfer token: the seat's token becomes its
+    own. A token used before (or never offered) is refused."""
+    digest = hash_token(transfer)
+    found: Player | None = None
+    for p in room.players:
+        if p.transfer_hash and hmac.compare_digest(p.transfer_hash, digest):
+            found = p
+    require(found is not None, "transfer_used")
+    assert found is not None
+    return events.SeatMoved(player=found.id, token_hash=token_hash)
 
 
 def decide_next(room: RoomModel, player_id: str | None, now: float) -> tuple[LogEvent, Any]:

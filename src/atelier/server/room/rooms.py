@@ -27,6 +27,8 @@ from atelier.hub import Hub, HubMessage
 from atelier.ink.guard import restore
 from atelier.metrics import COMMIT_SECONDS, STORE_ERRORS
 from atelier.server.ink.intake import MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES, InkIntake
+from atelier.server.push.nudges import wake_at
+from atelier.server.push.service import PushService
 from atelier.server.room import events, fanout, views
 from atelier.server.room.computers import Computers
 from atelier.server.room.connection import Connection
@@ -61,6 +63,10 @@ before they sat down (a phone that went to another app to share the link)."""
 COMMIT_RETRIES = 30
 CLOSE_GONE = 4404  # as session.CLOSE_UNKNOWN_ROOM: the client stops reconnecting
 RELEASE_AFTER = 50  # unloading this many rooms at once is worth a collection and a trim
+SCAN_SECONDS = 60.0
+"""How often the store is asked for correspondence games due (a quarter-time
+push or a loss on time) whose room is out of memory, or held by a machine that
+went away."""
 
 
 
@@ -88,8 +94,12 @@ class Rooms:
                  owns: Callable[[str], bool] | None = None,
                  idle_seconds: float = IDLE_SECONDS,
                  creator_wait: float = CREATOR_WAIT,
-                 ink_limits: tuple[int, int] = (MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES)) -> None:
+                 ink_limits: tuple[int, int] = (MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES),
+                 push: PushService | None = None, scan_seconds: float = SCAN_SECONDS) -> None:
         self.store = store
+        self.push = push or PushService(store.push)
+        self.scan_seconds = scan_seconds
+        self._wakes: dict[str, float | None] = {}  # as last written to the store
         # with several worker processes, the rooms this one restores and plays
         self.owns = owns or (lambda code: True)
         self.hub = hub
@@ -101,6 +111,7 @@ class Rooms:
         self.ink_waits = 0  # batches that waited for their sender's ink allowance
         self._loading: dict[str, tuple[asyncio.Lock, int]] = {}
         self._sweeper: asyncio.Task[None] | None = None
+        self._scanner: asyncio.Task[None] | None = None
         self._holder: asyncio.Task[None] | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.ink = InkIntake(store, hub, self.commit, *ink_limits)
@@ -112,6 +123,7 @@ class Rooms:
 
     async def start(self) -> None:
         """Bring back the rooms whose games run, so their timers and computer players resume."""
+        await self.push.start()
         for code in await self.store.rooms_with_status("playing"):
             if not self.owns(code):
                 continue
@@ -121,6 +133,7 @@ class Rooms:
                 log.exception("room %s could not be restored", code)
         self.ink.start()
         self._sweeper = asyncio.create_task(self._sweep_loop())
+        self._scanner = asyncio.create_task(self._scan_loop())
         if self.hub.shared:
             self._holder = asyncio.create_task(self._hold_loop())
 
@@ -128,7 +141,7 @@ class Rooms:
         """A clean stop: no new timers or computer moves, the moves under way finish
         their commit, then all pending ink is written, within ``budget``."""
         end = time.monotonic() + budget
-        for task in (self._sweeper, self._holder):
+        for task in (self._sweeper, self._scanner, self._holder):
             if task is not None:
                 task.cancel()
         rooms = list(self.loaded.values())
@@ -142,6 +155,7 @@ class Rooms:
             for task in late:
                 task.cancel()
         await self.ink.close(end)
+        await self.push.close()
 
     def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(coro)
@@ -196,6 +210,8 @@ class Rooms:
             else:
                 self._loading[code] = (lock, users - 1)
         self._hold(room, held=True)
+        await self._write_wake(room)
+        self.push.schedule(room.model)
         self.deadlines.loaded(room)
         self.computers.wake(room)
         return room
@@ -223,6 +239,40 @@ class Rooms:
                 room.guards[(key, seat)] = guard
                 room.presence[(key, seat)] = presence
         return room
+
+    # -- correspondence games out of memory ----------------------------------------
+
+    async def _scan_loop(self) -> None:
+        while True:
+            try:
+                await self.load_due()
+            except Exception:
+                log.exception("looking for due rooms failed")
+            await asyncio.sleep(self.scan_seconds)
+
+    async def load_due(self) -> int:
+        """Load the rooms this process owns whose next moment to act on has come
+        (loading arms their push and deadline timers, which are then due); a
+        restart, an unload or a machine gone never loses a loss on time."""
+        found = 0
+        for code in await self.store.rooms_due(time.time()):
+            if code in self.loaded or not self.owns(code):
+                continue
+            try:
+                await self.get(code)
+                found += 1
+            except Exception:
+                log.exception("due room %s could not be loaded", code)
+        return found
+
+    async def _write_wake(self, room: LiveRoom) -> None:
+        """Keep the room's next moment to act on in the store, when it changed."""
+        wake = wake_at(room.model)
+        if wake is None and room.code not in self._wakes:
+            return  # a live game: nothing to find it by
+        if self._wakes.get(room.code, -1.0) != wake:
+            await self.store.set_wake(room.code, wake)
+            self._wakes[room.code] = wake
 
     # -- unloading idle rooms -------------------------------------------------------
 
@@ -262,9 +312,11 @@ class Rooms:
         gone = 0
         for code, room in list(self.loaded.items()):
             if (room.conns or now - room.active_at < self.idle_seconds or room.busy()
-                    or code in unwritten):
+                    or code in unwritten or self._in_last_quarter(room)):
                 continue
             self.deadlines.unloading(room)
+            self.push.forget(code)
+            self._wakes.pop(code, None)
             self._hold(room, held=False)
             del self.loaded[code]
             self.unloaded += 1
@@ -277,6 +329,13 @@ class Rooms:
             if gone >= RELEASE_AFTER:
                 release_memory()
         return gone
+
+    @staticmethod
+    def _in_last_quarter(room: LiveRoom) -> bool:
+        """A correspondence game in its turn's last quarter stays loaded until
+        its deadline (the due-room scan would only load it again)."""
+        wake = wake_at(room.model)
+        return wake is not None and wake <= time.time()
 
     # -- the one path for changes -------------------------------------------------
 
@@ -317,6 +376,7 @@ class Rooms:
                     STORE_ERRORS.labels("append").inc()
                     raise
                 model.apply(seq, event, state)
+                await self._write_wake(room)
                 COMMIT_SECONDS.observe(time.monotonic() - began)
                 return seq, event
             raise RuleError("busy")
@@ -329,6 +389,7 @@ class Rooms:
                        {"seq": seq, "kind": kind, "data": data})
         )
         self.after_change(room, local=True, event=event)
+        self.push.committed(room.model, seq, kind, data)
 
     async def _catch_up(self, room: LiveRoom) -> bool:
         """Apply events other processes appended; True if there were any."""
@@ -345,9 +406,15 @@ class Rooms:
         for conn in room.unseat_removed():
             if not by_self:
                 conn.send(views.error_message(RuleError("kicked"), conn.lang))
+        if isinstance(event, events.SeatMoved):
+            # the seat went to another device: this one's connections only watch now
+            for conn in [c for c in room.conns if c.player_id == event.player]:
+                conn.player_id = None
+                conn.send(views.error_message(RuleError("seat_moved"), conn.lang))
         self._recount_online(room)
         fanout.push_states(room)
         self.deadlines.schedule(room)
+        self.push.schedule(room.model)
         if local:
             self.computers.wake(room)
 

@@ -22,6 +22,12 @@ export default {
       options: ["friend", "easy", "medium", "hard"],
       patch: (v) => ({ opponent: v === "friend" ? null : v }),
     },
+    // correspondence play: a time per move in days, or none (a live game)
+    move_days: {
+      type: "select",
+      options: ["live", 1, 3, 7],
+      patch: (v) => ({ move_days: v === "live" ? null : Number(v) }),
+    },
     computer_seat: {
       type: "select",
       options: [1, 0],
@@ -29,7 +35,7 @@ export default {
       when: (s) => s.opponent !== null && s.opponent !== undefined,
     },
   },
-  startFields: ["opponent", "computer_seat"],
+  startFields: ["opponent", "computer_seat", "move_days"],
   // a board game: no words, so the start page's word language is the room's language only
   wordLanguage: false,
   cues(prev, next, me) {

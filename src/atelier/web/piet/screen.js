@@ -16,6 +16,7 @@ import { hintMarks, hintPanel } from "./hints.js";
 import { Coach, tutorialRoom } from "./tutorial.js";
 import { openGameReview, openRecordReview, reviewButton, wantsReview } from "./reviewing.js";
 import { connectSecond, sendMove } from "./seats.js";
+import { clockLine, earlyResult, seatTools } from "./correspondence.js";
 import { readView } from "./view.js";
 
 // The stylesheet is ours; index.html is not, so it is linked from here.
@@ -84,6 +85,7 @@ export class PietScreen {
   destroy() {
     this.unlisten?.();
     this.coach?.destroy();
+    clearInterval(this.clockTimer);
   }
 
   // --- who is who ------------------------------------------------------------
@@ -152,6 +154,8 @@ export class PietScreen {
     Object.assign(parts, boardGrids(this));
     parts.captions = [0, 1].map((seat) => h("div", { class: "piet-caption", testid: `piet-caption-${seat}` }));
     parts.actions = h("section", { class: "piet-actions", testid: "piet-actions" });
+    parts.seat = h("div", { class: "piet-seat-box" });
+    this.seatBuilt = null;
     parts.moves = h("ol", {
       class: "piet-movelist",
       testid: "piet-moves",
@@ -175,9 +179,13 @@ export class PietScreen {
       this.coach?.el ?? null,
       boards,
       parts.actions,
+      parts.seat,
       side,
     );
     this.room.shell(h("span", { class: "room-title" }, parts.title, this.room.connectionBadge()), this.root);
+    // a correspondence game's time left, in minutes: redrawn while it runs
+    clearInterval(this.clockTimer);
+    this.clockTimer = setInterval(() => this.model?.clock && this.mounted() && this.drawTurn(), 30000);
   }
 
   refresh() {
@@ -195,7 +203,17 @@ export class PietScreen {
     drawPalette(this);
     drawCanvases(this);
     drawActions(this);
+    this.drawSeatTools();
     this.drawMoves();
+  }
+
+  // Built again only when what they offer changes, so a half-made choice in
+  // them (a resignation to confirm, a link shown) survives the next move.
+  drawSeatTools() {
+    const signature = `${this.model.phase === "over"}|${this.mySeat}`;
+    if (signature === this.seatBuilt) return;
+    this.seatBuilt = signature;
+    replace(this.parts.seat, seatTools(this));
   }
 
   drawPlayers() {
@@ -250,6 +268,8 @@ export class PietScreen {
     if (m.phase === "over") {
       const r = m.result;
       const score = `${m.scores[0]} : ${m.scores[1]}`;
+      const early = earlyResult(this);
+      if (early) return early;
       if (!r || r.draw) return t("pietui.result.draw", { score });
       return tn("pietui.result.win", { name: nameList([this.name(r.winner)]), score });
     }
@@ -266,7 +286,7 @@ export class PietScreen {
   drawTurn() {
     const m = this.model;
     this.parts.turn.className = `piet-turn ${this.actor !== null ? "mine" : ""} ${m.phase === "over" ? "over" : ""}`;
-    const extra = [];
+    const extra = [clockLine(this)];
     if (m.phase === "over" && m.finisher !== null) {
       extra.push(h("small", { class: "hint" }, tn("pietui.result.bonus", { name: nameList([this.name(m.finisher)]) })));
     }

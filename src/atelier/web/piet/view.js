@@ -77,6 +77,9 @@ export function readView(view, settings = {}) {
     hinted: Array.isArray(view.hinted) ? view.hinted : [],
   };
   model.result = resultOf(view, scores);
+  // a game ended early: "resignation" or "time" (the opponent won, whatever the scores)
+  if (model.result && view.result?.by) model.result.by = view.result.by;
+  model.clock = view.clock ?? null;
   model.record =
     typeof view.record === "string" && view.record
       ? view.record
