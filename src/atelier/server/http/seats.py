@@ -23,6 +23,7 @@ from atelier.i18n import LANGUAGES
 from atelier.server.http.errors import read_json_model
 from atelier.server.http.qr import qr_svg
 from atelier.server.push.sender import endpoint_allowed
+from atelier.server.room.events import SeatMoved
 from atelier.server.room.live_room import normal_code, valid_code
 from atelier.server.room.model import (
     Player,
@@ -32,7 +33,6 @@ from atelier.server.room.model import (
     hash_token,
     replay_log,
 )
-from atelier.server.room.events import SeatMoved
 from atelier.server.room.rooms import LiveRoom, Rooms
 from atelier.store.push import Subscription
 
