@@ -21,7 +21,7 @@ States serialise to JSON with ``dump``/``load``.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, TypeAlias, TypeVar, runtime_checkable
@@ -242,8 +242,16 @@ class AdvisedGame(Game[S], Protocol[S]):
         unfinished game)."""
         ...
 
-    def record_advice(self, kind: str, record: str, params: Mapping[str, str]) -> Advice:
-        """The work behind advice ``kind`` on a record sent by anyone."""
+    def record_advice(self, kind: str, record: str, params: Mapping[str, str],
+                      guarded: Collection[str] = ()) -> Advice:
+        """The work behind advice ``kind`` on a record sent by anyone, or
+        RuleError; ``guarded`` holds the live positions no advice may reach
+        (``guarded_position`` of the rooms' games)."""
+        ...
+
+    def guarded_position(self, state: S) -> str | None:
+        """A key for this game's live position when its players did not agree
+        to advice (a record that passes it must not be advised on), else None."""
         ...
 
 

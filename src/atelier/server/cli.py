@@ -23,6 +23,9 @@ from atelier.server.edge.addresses import (
 )
 
 DEFAULT_DB = os.path.join("data", "atelier.sqlite3")
+SHUTDOWN_GRACE = 5.0
+"""A stop's wait for HTTP requests under way (the engine's stop at once; rooms
+then write what is pending: rooms.STOP_SECONDS)."""
 HEAD_SECONDS = 10.0  # as atelier.server.wire.frontdoor's, without importing uvicorn for --help
 HELLO_SECONDS = 10.0  # as atelier.server.session's
 
@@ -133,12 +136,31 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--workers", type=int, default=1,
                     help="server processes behind this address, each room in one of them "
                          "(default 1; docs/deploy.md)")
+    ap.add_argument("--engine-workers", type=int, default=None, metavar="N",
+                    help="processes for the engine's work (computer players, hints, reviews); "
+                         "default: one per core, at least two, shared by the --workers "
+                         "(docs/deploy.md)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)  # "k/N": this process is worker k
     ap.add_argument("--worker-fd", type=int, help=argparse.SUPPRESS)
     ap.add_argument("--ws-transport", choices=("lean", "uvicorn"), default="lean",
                     help=argparse.SUPPRESS)  # uvicorn's: for comparing in benchmarks
     ap.add_argument("--quiet", action="store_true", help="print only the local URL")
     return ap
+
+
+def stop_engine_on_exit(server: Any, app: Any) -> None:
+    """On SIGTERM/SIGINT, stop the engine at once (its waiting and running jobs
+    answered ``engine_stopping``) rather than after uvicorn has waited for the
+    requests those jobs hold open: a stop never waits for a search."""
+    from atelier.server.app import stop_engine
+
+    handle_exit = server.handle_exit
+
+    def on_exit(sig: int, frame: Any) -> None:
+        stop_engine(app)
+        handle_exit(sig, frame)
+
+    server.handle_exit = on_exit
 
 
 def setup_logging(level: str) -> None:
@@ -179,6 +201,8 @@ def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     if args.workers < 1:
         parser().error("--workers must be at least 1")
+    if args.engine_workers is not None and args.engine_workers < 1:
+        parser().error("--engine-workers must be at least 1")
     if min(args.head_timeout, args.hello_timeout) <= 0:
         parser().error("--head-timeout and --hello-timeout must be above 0")
     if min(args.max_sockets, args.max_lookups_per_minute) < 1:
@@ -204,7 +228,7 @@ def main(argv: list[str]) -> int:
         db_path = os.path.abspath(args.db or os.environ.get("ATELIER_DB") or DEFAULT_DB)
     for spec in args.extra_game:
         register(spec)
-    owns, k = None, 0
+    owns, k, n = None, 0, 1
     if args.worker:
         from atelier.server.workers import owner
 
@@ -232,6 +256,8 @@ def main(argv: list[str]) -> int:
             proxies=proxies,
         ),
         hello_seconds=args.hello_timeout,
+        # one machine's cores, shared by the server processes
+        engine_workers=args.engine_workers or max(2, (os.cpu_count() or 2) // n),
     )
     if args.ink_limits:
         drawing, room = (int(x) for x in args.ink_limits.split(","))
@@ -290,10 +316,12 @@ def main(argv: list[str]) -> int:
         # forwarded headers are believed only from the named proxies (docs/deploy.md)
         proxy_headers=True,
         forwarded_allow_ips=proxies.spec,
+        # a stop waits this long for requests under way, then cancels them
+        timeout_graceful_shutdown=int(SHUTDOWN_GRACE),
     )
     settle_heap()
-    if args.worker_fd is None:
-        uvicorn.Server(settings).run()
-    else:
-        WorkerServer(settings, args.worker_fd).run()
+    server = (uvicorn.Server(settings) if args.worker_fd is None
+              else WorkerServer(settings, args.worker_fd))
+    stop_engine_on_exit(server, app)
+    server.run()
     return 0

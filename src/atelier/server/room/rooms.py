@@ -25,6 +25,7 @@ from atelier.errors import RuleError
 from atelier.games.core import Game
 from atelier.hub import Hub, HubMessage
 from atelier.ink.guard import restore
+from atelier.server.engine.pool import Engine
 from atelier.server.ink.intake import MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES, InkIntake
 from atelier.server.room import fanout, views
 from atelier.server.room.computers import Computers
@@ -86,7 +87,8 @@ class Rooms:
                  owns: Callable[[str], bool] | None = None,
                  idle_seconds: float = IDLE_SECONDS,
                  creator_wait: float = CREATOR_WAIT,
-                 ink_limits: tuple[int, int] = (MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES)) -> None:
+                 ink_limits: tuple[int, int] = (MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES),
+                 engine: Engine | None = None) -> None:
         self.store = store
         # with several worker processes, the rooms this one restores and plays
         self.owns = owns or (lambda code: True)
@@ -103,7 +105,8 @@ class Rooms:
         self._tasks: set[asyncio.Task[Any]] = set()
         self.ink = InkIntake(store, hub, self.commit, *ink_limits)
         self.deadlines = Deadlines(self.commit, self._spawn, self.get)
-        self.computers = Computers(self.commit)
+        self.engine = engine or Engine()
+        self.computers = Computers(self.commit, self.engine)
         hub.set_receiver(self.on_hub)
 
     # -- life cycle -------------------------------------------------------------
@@ -134,6 +137,7 @@ class Rooms:
             self._hold(room, held=False)
         self.deadlines.stop(rooms)
         self.computers.stopped = True
+        self.engine.close()  # searches under way stop now: a stop never waits for one
         busy = [t for t in self._tasks if not t.done()] + self.computers.thinking(rooms)
         if busy:
             _, late = await asyncio.wait(busy, timeout=max(0.1, min(2.0, end - time.monotonic())))
