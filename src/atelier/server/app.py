@@ -252,7 +252,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return index()  # the client shows the table view: a spectator, large
 
     @app.get("/healthz")
-    async def healthz(request: Request) -> dict[str, bool | int | dict[str, int]]:
+    async def healthz(request: Request) -> dict[str, Any]:
         rooms = rooms_of(request)
         now = time.monotonic()
         return {"ok": True, "rooms_loaded": len(rooms.loaded), "rooms_unloaded": rooms.unloaded,
@@ -263,7 +263,9 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                 # server reading its sockets late (docs/performance.md)
                 "ink_waits": rooms.ink_waits,
                 # connections this process may hold (atelier serve raises it at start)
-                "open_files_limit": resource.getrlimit(resource.RLIMIT_NOFILE)[0]}
+                "open_files_limit": resource.getrlimit(resource.RLIMIT_NOFILE)[0],
+                # the engine pool: its processes, jobs running and waiting per lane
+                "engine": rooms.engine.stats()}
 
     @app.get("/api/strings/{lang}")
     async def strings(lang: str, request: Request) -> Response:

@@ -95,6 +95,8 @@ class Engine:
         """Process ids of the last jobs run (a short list, for tests and /healthz)."""
         self.seconds: dict[str, float] = {PLAY: 0.4, STUDY: 3.0}
         """Recent running time of a job per lane (for Retry-After)."""
+        self.replaced = 0
+        """Workers killed and replaced (cancelled or overdue jobs, deaths)."""
         self._ids = itertools.count(1)
 
     # -- admission ---------------------------------------------------------------
@@ -255,6 +257,7 @@ class Engine:
         worker.job = None
         worker.kill()
         if worker in self.workers and not self.closed:
+            self.replaced += 1
             fresh = Worker(play_only=worker.play_only)
             self.workers[self.workers.index(worker)] = fresh
             self._listen(fresh)
@@ -280,5 +283,8 @@ class Engine:
 
     def stats(self) -> dict[str, Any]:
         return {"workers": len(self.workers),
+                "pids": [w.pid for w in self.workers],
+                "ran_in": sorted(set(self.done_in)),
                 "running": sum(w.job is not None for w in self.workers),
-                "queued": {lane: self.queue.waiting(lane) for lane in (PLAY, STUDY)}}
+                "queued": {lane: self.queue.waiting(lane) for lane in (PLAY, STUDY)},
+                "replaced": self.replaced}
