@@ -151,8 +151,11 @@ class SecretsGame:
     def computer_seats(self, settings: Mapping[str, Any]) -> dict[int, str]:
         return {1: "Robot"} if settings.get("computer") else {}
 
+    def bot_to_act(self, state: Mapping[str, Any], seat: int) -> bool:
+        return bool(state["phase"] == "drawing" and not state["done"][seat])
+
     def bot_action(self, state: Mapping[str, Any], seat: int) -> dict[str, Any] | None:
-        if state["phase"] == "drawing" and not state["done"][seat]:
+        if self.bot_to_act(state, seat):
             return {"type": "done"}
         return None
 

@@ -217,7 +217,12 @@ class BotGame(Game[S], Protocol[S]):
     def bot_action(self, state: S, seat: int) -> dict[str, JSON] | None:
         """The action computer ``seat`` takes now, or None when it has none to
         take. Pure and deterministic given the state; may think for up to a
-        second or two, so the server runs it off the event loop."""
+        second or two, so the server runs it in its engine's worker processes."""
+        ...
+
+    def bot_to_act(self, state: S, seat: int) -> bool:
+        """Whether computer ``seat`` may have an action to take now: cheap (asked
+        on the event loop, so a worker process is not sent work that returns None)."""
         ...
 
 

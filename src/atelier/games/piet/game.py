@@ -363,11 +363,15 @@ class PietGame:
         seat = settings.get("computer_seat", 1)
         return {int(seat) if seat in (0, 1) else 1: f"Computer ({level})"}
 
-    def bot_action(self, state: PietState, seat: int) -> dict[str, JSON] | None:
-        computers = self.computer_seats(state.settings)
+    def bot_to_act(self, state: PietState, seat: int) -> bool:
         board = state.board
-        if seat not in computers or board.phase == OVER or board.to_move != seat:
+        return (seat in self.computer_seats(state.settings) and board.phase != OVER
+                and board.to_move == seat)
+
+    def bot_action(self, state: PietState, seat: int) -> dict[str, JSON] | None:
+        if not self.bot_to_act(state, seat):
             return None
+        board = state.board
         level = str(state.settings["opponent"])
         move = choose_move(board, level, self.bot_seed(state))
         return {"type": "move", "move": format_move(move)}

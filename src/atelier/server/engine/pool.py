@@ -96,6 +96,8 @@ class Engine:
         self.seconds: dict[str, float] = {PLAY: 0.4, STUDY: 3.0}
         """Recent running time of a job per lane (for Retry-After)."""
         self.replaced = 0
+        self.done = 0
+        """Jobs answered by a worker."""
         """Workers killed and replaced (cancelled or overdue jobs, deaths)."""
         self._ids = itertools.count(1)
 
@@ -210,6 +212,7 @@ class Engine:
             self._dispatch()
             return
         job.ran_in = pid
+        self.done += 1
         self.done_in = [*self.done_in[-15:], pid]
         took = time.monotonic() - job.started
         self.seconds[job.lane] = 0.8 * self.seconds[job.lane] + 0.2 * took
@@ -287,4 +290,4 @@ class Engine:
                 "ran_in": sorted(set(self.done_in)),
                 "running": sum(w.job is not None for w in self.workers),
                 "queued": {lane: self.queue.waiting(lane) for lane in (PLAY, STUDY)},
-                "replaced": self.replaced}
+                "done": self.done, "replaced": self.replaced}

@@ -69,6 +69,8 @@ class Computers:
                 if model.phase != "playing" or self.stopped:
                     return
                 seq, state = model.seq, model.state
+                if not game.bot_to_act(state, seat):
+                    continue  # nothing to think about: no worker is asked
                 try:
                     action = await self._think(model.code, seq, game, state, seat)
                 except RuleError as err:  # the engine stopping, or its worker died twice
