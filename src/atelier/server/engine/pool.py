@@ -36,6 +36,11 @@ JOB_SECONDS = 120.0
 """A job running longer than this is stopped (the longest review takes seconds)."""
 
 
+def _named(job: Job) -> str:
+    """A job in a log line: its kind and the start of its key, on one line."""
+    return job.key.replace("\n", " ")[:48]
+
+
 def default_workers() -> int:
     """Sized to the machine: one per core, at least two (one kept for play)."""
     return max(2, os.cpu_count() or 2)
@@ -151,7 +156,7 @@ class Engine:
             self.queue.remove(job.lane, job.owner, job)
             self._finish(job)
         else:
-            log.info("engine job %s stopped: nobody waits for it", job.key[:40])
+            log.info("engine job %s stopped: nobody waits for it", _named(job))
             self._replace(job.worker)
             self._finish(job)
         self._dispatch()
@@ -224,7 +229,7 @@ class Engine:
             if ok:
                 waiter.set_result(value)
             else:
-                log.error("engine job %s failed: %s", job.key[:40], value)
+                log.error("engine job %s failed: %s", _named(job), value)
                 waiter.set_exception(RuleError("engine_failed"))
         self._dispatch()
 
@@ -233,7 +238,7 @@ class Engine:
         with a clear error and a new worker takes its place."""
         job = worker.job
         log.error("engine worker %s died%s", worker.pid,
-                  f" running {job.key[:40]}" if job is not None else "")
+                  f" running {_named(job)}" if job is not None else "")
         self._replace(worker)
         if job is not None:
             self._fail_job(job, Busy("engine_failed", 503, 1))
@@ -241,7 +246,7 @@ class Engine:
 
     def _overdue(self, job: Job) -> None:
         if job.worker is not None and job.worker.job is job:
-            log.error("engine job %s stopped after %.0f s", job.key[:40], self.job_seconds)
+            log.error("engine job %s stopped after %.0f s", _named(job), self.job_seconds)
             self._replace(job.worker)
             self._fail_job(job, Busy("engine_failed", 503, 1))
             self._dispatch()
