@@ -167,9 +167,12 @@ async def piet_against_hard(http: httpx.AsyncClient, base_ws: str, stop: float,
                 sent = time.monotonic()
                 await me.request({"t": "act", "action": {"type": "move",
                                                          "move": game["legal_moves"][0]}})
-                state = await me.until(lambda m, before=moves: len(m["game"]["moves"]) > before + 1
-                                       or m["game"]["phase"] == "over")
-                if replies is not None and state["game"]["phase"] != "over":
+                # my turn again (a Piet player may move twice running) or the end
+                mine = my_turn(me)
+                state = await me.until(lambda m, before=moves, mine=mine:
+                                       len(m["game"]["moves"]) > before and mine(m))
+                computer_moved = len(state["game"]["moves"]) > moves + 1
+                if replies is not None and computer_moved and state["game"]["phase"] != "over":
                     replies.append(time.monotonic() - sent)
         finally:
             await me.close()
@@ -235,6 +238,7 @@ class Figures:
     ink: list[float] = field(default_factory=list)
     replies: list[float] = field(default_factory=list)
     hints: dict[str, int] = field(default_factory=lambda: {"answered": 0, "refused": 0})
+    failures: list[str] = field(default_factory=list)
 
 
 async def bystander(base: str, seconds: float, think: float) -> Figures:
@@ -243,10 +247,12 @@ async def bystander(base: str, seconds: float, think: float) -> Figures:
     stop = time.monotonic() + seconds
     async with httpx.AsyncClient(base_url=base, timeout=120) as http:
         room = await create(http, "sketch", {})
-        await asyncio.gather(
+        done = await asyncio.gather(
             pinger(base_ws, room, stop, figures.pings),
             sketch(http, base_ws, 2, stop, figures.ink, seed=1),
-            piet_against_hard(http, base_ws, stop, think, figures.replies, figures.hints))
+            piet_against_hard(http, base_ws, stop, think, figures.replies, figures.hints),
+            return_exceptions=True)
+        figures.failures = [f"{type(e).__name__}: {e}" for e in done if isinstance(e, Exception)]
     return figures
 
 
@@ -317,6 +323,8 @@ def phase(base: str, server: subprocess.Popen[bytes], seconds: float,
         time.sleep(5)  # the load under way before the bystander starts measuring
     started = time.monotonic()
     watcher.start()
+    if not mine.poll(seconds + 300):
+        raise RuntimeError("the bystander did not report")
     figures: Figures = mine.recv()
     wall = time.monotonic() - started
     counts: dict[str, int] = load_pipe.recv() if loaded else {}
@@ -374,6 +382,8 @@ def main(argv: list[str]) -> int:
     print(f"the bystander's hints: alone {quiet.hints['answered']} answered, "
           f"{quiet.hints['refused']} refused; under load {loaded.hints['answered']} answered, "
           f"{loaded.hints['refused']} refused")
+    for failure in quiet.failures + loaded.failures:
+        print(f"FAILED: the bystander: {failure}")
     print("the flood's answers: " + ", ".join(f"{k}: {v}" for k, v in sorted(counts.items()))
           + f"; engine: {engine['workers']} processes, {engine['done']} jobs done, "
           f"{engine['replaced']} stopped and replaced")
