@@ -138,7 +138,7 @@ def parser() -> argparse.ArgumentParser:
                          "(default 1; docs/deploy.md)")
     ap.add_argument("--engine-workers", type=int, default=None, metavar="N",
                     help="processes for the engine's work (computer players, hints, reviews); "
-                         "default: one per core, at least two, shared by the --workers "
+                         "default: 1.5 per core, at least three, shared by the --workers "
                          "(docs/deploy.md)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)  # "k/N": this process is worker k
     ap.add_argument("--worker-fd", type=int, help=argparse.SUPPRESS)
@@ -217,6 +217,7 @@ def main(argv: list[str]) -> int:
     from atelier.server.app import ServerConfig, address_of, create_app
     from atelier.server.edge.addresses import SocketCounts
     from atelier.server.edge.forwarded import Proxies
+    from atelier.server.engine.pool import default_workers
     from atelier.server.ink.transport import SocketTransport
     from atelier.server.session import serve_socket
     from atelier.server.wire.frontdoor import Defences, front_protocol
@@ -257,7 +258,7 @@ def main(argv: list[str]) -> int:
         ),
         hello_seconds=args.hello_timeout,
         # one machine's cores, shared by the server processes
-        engine_workers=args.engine_workers or max(2, (os.cpu_count() or 2) // n),
+        engine_workers=args.engine_workers or max(3, default_workers() // n),
     )
     if args.ink_limits:
         drawing, room = (int(x) for x in args.ink_limits.split(","))

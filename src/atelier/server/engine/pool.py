@@ -42,8 +42,16 @@ def _named(job: Job) -> str:
 
 
 def default_workers() -> int:
-    """Sized to the machine: one per core, at least two (one kept for play)."""
-    return max(2, os.cpu_count() or 2)
+    """Sized to the machine: one a core for play and half as many for reviews
+    (idle processes cost only memory; busy ones share the cores by priority)."""
+    cores = os.cpu_count() or 2
+    return max(3, cores + cores // 2)
+
+
+def study_workers(size: int) -> int:
+    """How many of ``size`` processes may run reviews: a third, at least one;
+    the others only play (computer moves, hints), so reviews never hold them all."""
+    return max(1, size // 3)
 
 
 class Busy(RuleError):
@@ -120,7 +128,7 @@ class Engine:
         return Place(self, lane, address)
 
     def _retry_after(self, lane: str, ahead: int) -> int:
-        workers = 1 if lane == PLAY else max(1, self.size - 1)
+        workers = self.size if lane == PLAY else study_workers(self.size)
         return max(1, min(60, round(self.seconds[lane] * ahead / workers)))
 
     # -- running -----------------------------------------------------------------
@@ -176,7 +184,8 @@ class Engine:
             return
         if not self.workers and (self.queue.waiting(PLAY) or self.queue.waiting(STUDY)):
             # started on first use: a server never asked to think starts no process
-            self.workers = [Worker(play_only=i == 0) for i in range(self.size)]
+            play_only = self.size - study_workers(self.size) if self.size > 1 else 0
+            self.workers = [Worker(play_only=i < play_only) for i in range(self.size)]
             for worker in self.workers:
                 self._listen(worker)
         for worker in self.workers:

@@ -2,9 +2,10 @@
 at a time, and answers each with its result (or its error, as text).
 
 Spawned, not forked: the server process runs threads. Lowered in priority
-(``nice``) so the event loop, which relays ink and answers pings, always gets
-the CPU first; a worker that only runs play (computer moves, hints) is lowered
-less than one that also runs reviews. Stopping a search is stopping its
+(``nice``) so the event loop, which relays ink and answers pings, gets the CPU
+first: a worker that only runs play (computer moves, hints) by one step only
+(a game waits for it; lowered further it starves beside any other busy
+process of the machine), one that also runs reviews by ten. Stopping a search is stopping its
 process: a cancelled or overdue job's worker is killed and replaced.
 """
 
@@ -18,8 +19,8 @@ from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
-PLAY_NICE = 2
-STUDY_NICE = 8
+PLAY_NICE = 1
+STUDY_NICE = 10
 
 _spawn = multiprocessing.get_context("spawn")
 
