@@ -310,14 +310,34 @@ def line(name: str, quiet: list[float], loaded: list[float]) -> str:
             f"   (n {len(quiet)} / {len(loaded)})")
 
 
+def own_cpu(pid: int) -> float:
+    """CPU seconds of the process alone (its children not counted)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Cpu:
+    loop: float  # the server's own process: sockets, ink, rooms
+    engine: float  # its engine processes
+    wall: float
+    load: str
+    jobs: int
+
+
 def phase(base: str, server: subprocess.Popen[bytes], seconds: float,
-          args: argparse.Namespace, loaded: bool) -> tuple[Figures, dict[str, int], float, str]:
+          args: argparse.Namespace, loaded: bool) -> tuple[Figures, dict[str, int], Cpu]:
     spawn = multiprocessing.get_context("spawn")
     mine, theirs = spawn.Pipe()
     watcher = spawn.Process(target=run_bystander, args=(base, seconds, args.think, theirs))
     load_pipe, load_end = spawn.Pipe()
     loader = spawn.Process(target=run_load, args=(base, seconds + 5, args, load_end))
-    cpu0 = proc_cpu_seconds(server.pid)
+    cpu0, own0 = proc_cpu_seconds(server.pid), own_cpu(server.pid)
+    jobs0 = httpx.get(base + "/healthz").json()["engine"]["done"]
     if loaded:
         loader.start()
         time.sleep(5)  # the load under way before the bystander starts measuring
@@ -328,11 +348,12 @@ def phase(base: str, server: subprocess.Popen[bytes], seconds: float,
     figures: Figures = mine.recv()
     wall = time.monotonic() - started
     counts: dict[str, int] = load_pipe.recv() if loaded else {}
-    cpu = proc_cpu_seconds(server.pid) - cpu0
+    total, own = proc_cpu_seconds(server.pid) - cpu0, own_cpu(server.pid) - own0
+    jobs = httpx.get(base + "/healthz").json()["engine"]["done"] - jobs0
     watcher.join()
     if loaded:
         loader.join()
-    return figures, counts, cpu / wall, f"{os.getloadavg()[0]:.1f}"
+    return figures, counts, Cpu(own, total - own, wall, f"{os.getloadavg()[0]:.1f}", jobs)
 
 
 def main(argv: list[str]) -> int:
@@ -367,15 +388,18 @@ def main(argv: list[str]) -> int:
                   f"the hard computer (a move every {args.think:g} s), reviews from "
                   f"{args.addresses} addresses, 3 at once each; {os.cpu_count()} cores",
                   flush=True)
-            quiet, _, cpu_q, load_q = phase(base, server, args.seconds, args, loaded=False)
-            loaded, counts, cpu_l, load_l = phase(base, server, args.seconds, args, loaded=True)
+            quiet, _, cpu_q = phase(base, server, args.seconds, args, loaded=False)
+            loaded, counts, cpu_l = phase(base, server, args.seconds, args, loaded=True)
             engine = httpx.get(base + "/healthz").json()["engine"]
         finally:
             server.terminate()
             server.wait(30)
-    print(f"the bystander, alone -> under load (server CPU {100 * cpu_q:.0f}% -> "
-          f"{100 * cpu_l:.0f}% of one core, engine processes included; "
-          f"machine load {load_q} -> {load_l})")
+    print(f"machine load (1 min) {cpu_q.load} -> {cpu_l.load}; the server's own process "
+          f"{100 * cpu_q.loop / cpu_q.wall:.0f}% -> {100 * cpu_l.loop / cpu_l.wall:.0f}% of a "
+          f"core; its engine processes {100 * cpu_q.engine / cpu_q.wall:.0f}% -> "
+          f"{100 * cpu_l.engine / cpu_l.wall:.0f}% ({cpu_q.jobs} -> {cpu_l.jobs} jobs, "
+          f"{1000 * cpu_l.engine / max(1, cpu_l.jobs):.0f} ms of CPU a job under load)")
+    print("the bystander, alone -> under load:")
     print(line("room ping round trip", quiet.pings, loaded.pings))
     print(line("ink round trip", quiet.ink, loaded.ink))
     print(line("hard computer's reply", quiet.replies, loaded.replies))
