@@ -265,9 +265,11 @@ async def flood(http: httpx.AsyncClient, address: str, stop: float, counts: dict
     """One address's reviews: three at once, each of a new finished record."""
     async def one(k: int) -> None:
         n = 0
+        record_text = ""
         while time.monotonic() < stop:
-            n += 1
-            record_text = played_out(seed * 100_000 + k * 1000 + n)
+            if not record_text:  # a refused one is asked again as it was
+                n += 1
+                record_text = played_out(seed * 100_000 + k * 1000 + n)
             try:
                 answer = await http.post("/api/games/piet/advice/review",
                                          json={"record": record_text},
@@ -276,8 +278,11 @@ async def flood(http: httpx.AsyncClient, address: str, stop: float, counts: dict
                 counts[str(answer.status_code)] = counts.get(str(answer.status_code), 0) + 1
                 if answer.status_code != 200:
                     await asyncio.sleep(float(answer.headers.get("Retry-After", "1")))
+                else:
+                    record_text = ""
             except httpx.HTTPError:
                 counts["hung up"] = counts.get("hung up", 0) + 1
+                record_text = ""
     await asyncio.gather(*(one(k) for k in range(3)))
 
 
