@@ -217,7 +217,9 @@ def test_a_record_is_reviewed_once_and_puzzles_are_tried(server: ServerProcess) 
     refused = httpx.post(f"{url}/try", json={"record": record, "move": "a3>a1"})
     assert refused.json()["code"] == "piet.no_puzzle"
     shipped = puzzles()
-    listed = httpx.post(f"{url}/puzzles", json={}, timeout=60).json()["puzzles"]
+    answer = httpx.post(f"{url}/puzzles", json={}, timeout=60)
+    assert answer.status_code == 200, answer.text
+    listed = answer.json()["puzzles"]
     assert [p["id"] for p in listed] == [p["id"] for p in shipped]
     assert all("answer" not in p for p in listed)
     first = shipped[0]

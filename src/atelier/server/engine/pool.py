@@ -205,7 +205,7 @@ class Engine:
         try:
             worker.send(job.id, job.run, job.args)
         except (OSError, ValueError) as error:  # a pipe to a dead process
-            log.warning("engine worker gone before a job: %s", error)
+            log.error("engine worker %s could not be sent a job: %r", worker.pid, error)
             self._failed(worker)
 
     def _listen(self, worker: Worker) -> None:
@@ -246,7 +246,8 @@ class Engine:
         """The worker died (killed, out of memory, a crash): its job is answered
         with a clear error and a new worker takes its place."""
         job = worker.job
-        log.error("engine worker %s died%s", worker.pid,
+        worker.process.join(timeout=0.5)  # gone already if it died: its exit code says how
+        log.error("engine worker %s died (exit code %s)%s", worker.pid, worker.process.exitcode,
                   f" running {_named(job)}" if job is not None else "")
         self._replace(worker)
         if job is not None:

@@ -15,6 +15,7 @@ import contextlib
 import multiprocessing
 import os
 import signal
+import sys
 from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
@@ -35,7 +36,10 @@ def serve(conn: Connection, nice: int) -> None:
     while True:
         try:
             job_id, run, args = conn.recv()
-        except (EOFError, OSError):
+        except EOFError:
+            return  # the server closed the pipe: stop
+        except OSError as error:
+            print(f"atelier engine worker {pid}: its pipe failed: {error!r}", file=sys.stderr)
             return
         try:
             answer: tuple[Any, ...] = (job_id, True, run(*args), pid)
