@@ -98,3 +98,17 @@ def test_bench_push_prints_its_figures() -> None:
     ).stdout
     assert re.search(r"send: 20 pushes in [\d.]+ s = \d+ pushes/s .* 0 failed", out), out
     assert re.search(r"latency: .* 3 moves: median [\d.]+ ms", out), out
+
+
+def test_bench_mixed_prints_the_bystanders_figures() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "atelier", "bench", "mixed", "--seconds", "6", "--drawing", "1",
+         "--hard", "1", "--addresses", "2", "--think", "0.5"],
+        capture_output=True, text=True, timeout=600, check=True,
+    ).stdout
+    for figure in ("room ping round trip", "ink round trip", "hard computer's reply"):
+        assert re.search(rf"{figure} +p50 +[\d.]+ -> +[\d.]+ ms +p99", out), out
+    assert re.search(r"hints: alone \d+ answered, 0 refused; under load \d+ answered, 0 refused",
+                     out), out
+    assert "FAILED" not in out
+    assert re.search(r"the flood's answers: .*429: \d+", out), out

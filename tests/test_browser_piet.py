@@ -229,6 +229,12 @@ def test_two_friends_through_the_link(module_server: ServerProcess, browser: Any
             pg.wait_for_selector(tid("piet-palette"))
         assert data(b, "actor") == ""
         assert "Ann" in b.inner_text(tid("piet-turn-text"))
+        # two people who did not agree to hints: no record to take to an engine,
+        # no review of one, while their game runs
+        for pg in (a, b):
+            assert pg.locator(tid("piet-download")).is_hidden()
+            assert pg.locator(tid("piet-review-record")).is_hidden()
+            assert pg.locator(tid("piet-load")).is_visible()  # a new room from a file is fine
         play_one_move(a, "0")
         wait_for_turn(b, 0)
         assert data(b, "actor") == "1"
@@ -269,6 +275,9 @@ def test_a_new_room_from_a_record_during_a_game(module_server: ServerProcess, pa
     page.wait_for_selector(tid("piet-palette"))
     play_one_move(page, "0")
     wait_for_turn(page, 1)
+    # against the computer hints are allowed: so are the record and its review
+    assert page.locator(tid("piet-download")).is_visible()
+    assert page.locator(tid("piet-review-record")).is_visible()
 
     # A broken record leaves this game be and says why, in the page's language.
     page.select_option(tid("lang-select"), "de")

@@ -201,7 +201,9 @@ def test_the_review_opens_from_game_over_and_at_once_the_second_time(
     phone.click(tid("piet-review-close"))
     phone.wait_for_selector(tid("piet-result"))
     started = time.monotonic()
-    again = httpx.get(f"{module_server.http}/api/rooms/{code}/advice/review", timeout=60)
+    token = phone.evaluate("(code) => localStorage.getItem(`atelier.token.${code}`)", code)
+    again = httpx.get(f"{module_server.http}/api/rooms/{code}/advice/review", timeout=60,
+                      headers={"Authorization": f"Bearer {token}"})
     assert again.status_code == 200 and time.monotonic() - started < 2.0
     phone.goto(f"{module_server.http}/r/{code}?review")
     phone.wait_for_selector(f"{tid('piet-review')}[data-ready='1']")

@@ -70,7 +70,8 @@ def test_hints_are_refused_between_people_unless_both_agreed(server: ServerProce
         state = ann.state(lambda m: m["room"]["phase"] == "playing")
         assert state["game"]["hints"] is False and state["room"]["settings"]["hints"] is False
         assert refused(ann, {"type": "hint"}) == "piet.hints_off", agree
-        answer = httpx.get(f"{server.http}/api/rooms/{code}/advice/hint?lang=de")
+        answer = httpx.get(f"{server.http}/api/rooms/{code}/advice/hint?lang=de",
+                           headers=ann.bearer)
         assert answer.status_code == 400
         assert answer.json()["code"] == "piet.hint_not_asked"
         assert "Hinweis" in answer.json()["message"]
@@ -80,11 +81,13 @@ def test_hints_are_refused_between_people_unless_both_agreed(server: ServerProce
     code, ann, bob = two_people(server, ("Ann", "Bob"))
     assert refused(bob, {"type": "hint"}) == "not_your_turn"
     ann.act({"type": "hint"})
-    answer = httpx.get(f"{server.http}/api/rooms/{code}/advice/hint", timeout=60)
+    answer = httpx.get(f"{server.http}/api/rooms/{code}/advice/hint", timeout=60,
+                       headers=ann.bearer)
     assert answer.status_code == 200, answer.text
     ann.act({"type": "move", "move": answer.json()["move"]})
     # the position has moved on: its hint was for the one before
-    assert httpx.get(f"{server.http}/api/rooms/{code}/advice/hint").status_code == 400
+    assert httpx.get(f"{server.http}/api/rooms/{code}/advice/hint",
+                     headers=bob.bearer).status_code == 400
     state = bob.state(lambda m: len(m["game"]["moves"]) == 1)
     assert state["game"]["hinted"] == [0]
     record = state["game"]["record"].splitlines()
@@ -173,7 +176,7 @@ def test_a_hint_is_the_hard_computers_move_with_its_worth(server: ServerProcess)
     ann.act({"type": "hint"})
     mine = state["game"]["legal_moves"][0]
     answer = httpx.get(f"{server.http}/api/rooms/{code}/advice/hint",
-                       params={"against": mine}, timeout=60)
+                       params={"against": mine}, timeout=60, headers=ann.bearer)
     assert answer.status_code == 200, answer.text
     hint = answer.json()
     record = state["game"]["record"]
@@ -183,25 +186,40 @@ def test_a_hint_is_the_hard_computers_move_with_its_worth(server: ServerProcess)
     assert isinstance(hint["margin"], float | int)
     # asked again: the same answer (kept, and deterministic anyway)
     assert httpx.get(f"{server.http}/api/rooms/{code}/advice/hint",
-                     params={"against": mine}, timeout=60).json() == hint
+                     params={"against": mine}, timeout=60, headers=ann.bearer).json() == hint
     ann.close()
+
+
+def finished_record() -> str:
+    """A whole game (the sample game of docs/piet.md): a review is of games that ended."""
+    return (Path(__file__).resolve().parent.parent
+            / "src/atelier/games/piet/sample_game.txt").read_text(encoding="utf-8")
 
 
 def test_a_record_is_reviewed_once_and_puzzles_are_tried(server: ServerProcess) -> None:
     record = "setup: beginner\nbrushes: off\na1b1c1>a1\na2b2c2>a1\n"
     url = f"{server.http}/api/games/piet/advice"
-    review = httpx.post(f"{url}/review", json={"record": record}, timeout=60)
+    unfinished = httpx.post(f"{url}/review", json={"record": record}, timeout=60)
+    assert unfinished.status_code == 400
+    assert unfinished.json()["code"] == "piet.review_not_over"
+    whole = finished_record()
+    review = httpx.post(f"{url}/review", json={"record": whole}, timeout=120)
     assert review.status_code == 200, review.text
     body = review.json()
-    assert [p["played"] for p in body["plies"]] == ["a1b1c1>a1", "a2b2c2>a1"]
-    assert len(body["positions"]) == 3 and body["positions"][0]["palette"] == "RYBYBRBRY"
+    moves = [line.strip() for line in whole.splitlines()
+             if line.strip() and ":" not in line and not line.startswith("#")]
+    assert [p["played"] for p in body["plies"]] == moves
+    assert len(body["positions"]) == len(body["plies"]) + 1
+    assert body["positions"][0]["palette"] == "RYBYBRBRY"
     # comments and spacing aside, the same record: the kept answer
-    again = httpx.post(f"{url}/review", json={"record": "# mine\n" + record}, timeout=60)
+    again = httpx.post(f"{url}/review", json={"record": "# mine\n" + whole}, timeout=60)
     assert again.json() == body
     refused = httpx.post(f"{url}/try", json={"record": record, "move": "a3>a1"})
     assert refused.json()["code"] == "piet.no_puzzle"
     shipped = puzzles()
-    listed = httpx.post(f"{url}/puzzles", json={}, timeout=60).json()["puzzles"]
+    answer = httpx.post(f"{url}/puzzles", json={}, timeout=60)
+    assert answer.status_code == 200, answer.text
+    listed = answer.json()["puzzles"]
     assert [p["id"] for p in listed] == [p["id"] for p in shipped]
     assert all("answer" not in p for p in listed)
     first = shipped[0]
@@ -214,9 +232,9 @@ def test_a_record_is_reviewed_once_and_puzzles_are_tried(server: ServerProcess) 
 
 def test_a_review_outlives_the_server(server_factory: Any) -> None:
     first = server_factory()
-    record = "setup: beginner\nbrushes: off\na1b1c1>a1\na2b2c2>a1\na3b3c3>a2\n"
+    record = finished_record()
     url = "/api/games/piet/advice/review"
-    computed = httpx.post(first.http + url, json={"record": record}, timeout=60).json()
+    computed = httpx.post(first.http + url, json={"record": record}, timeout=120).json()
     first.stop()
     # the same database in a new process: the review comes from the store, not
     # computed again (its own measured time would differ)
@@ -227,8 +245,7 @@ def test_a_review_outlives_the_server(server_factory: Any) -> None:
 
 def test_other_rooms_answer_while_a_review_computes(server_factory: Any) -> None:
     srv = server_factory()
-    record = (Path(__file__).resolve().parent.parent
-              / "src/atelier/games/piet/sample_game.txt").read_text(encoding="utf-8")
+    record = finished_record()
     answer: dict[str, Any] = {}
 
     def review() -> None:

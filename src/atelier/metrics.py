@@ -14,9 +14,9 @@ name it imports rather than defining its own. Who increments what:
   a write or a read of the log fails; ``HUB_ERRORS`` in ``hub/redis_hub.py``;
 - the event loop's lag: ``LoopLag`` (a task started with the metrics server);
 - engine work (hints, reviews, computer moves): ``ENGINE_QUEUED``,
-  ``ENGINE_RUNNING``, ``ENGINE_SECONDS`` and ``ENGINE_JOBS`` by outcome. Today
-  ``server/http/advice.py`` sets them; the engine pool (issue 33, item 4) is to
-  set them for every engine job it runs;
+  ``ENGINE_RUNNING``, ``ENGINE_SECONDS`` and ``ENGINE_JOBS`` by outcome
+  (done, failed, refused), set by the engine pool (``server/engine/pool.py``)
+  for every job it admits and runs;
 - push notifications (issue 30): ``PUSHES_SENT`` and ``PUSHES_FAILED`` (by a
   short reason such as ``gone``, ``refused``, ``timeout``), incremented by the
   push sender once per push it hands to a push service. Defined here so that

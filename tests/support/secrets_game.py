@@ -155,8 +155,11 @@ class SecretsGame:
     def computer_seats(self, settings: Mapping[str, Any]) -> dict[int, str]:
         return {1: "robot"} if settings.get("computer") else {}  # its level
 
+    def bot_to_act(self, state: Mapping[str, Any], seat: int) -> bool:
+        return bool(state["phase"] == "drawing" and not state["done"][seat])
+
     def bot_action(self, state: Mapping[str, Any], seat: int) -> Action | None:
-        if state["phase"] == "drawing" and not state["done"][seat]:
+        if self.bot_to_act(state, seat):
             return Done()
         return None
 

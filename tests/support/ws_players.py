@@ -16,6 +16,8 @@ class WsPlayer:
         self.ws: ClientConnection = connect(f"{base_ws}/ws/{code}", max_size=2**22).__enter__()
         self.log: list[Any] = []
         self.last_state: dict[str, Any] | None = None
+        self.token = token
+        """The player's token once joined (a room's advice asks for it over HTTP)."""
         self._id = 0
         self.ws.send(json.dumps({"t": "hello", "v": 1, "token": token, "lang": "en"}))
 
@@ -57,7 +59,13 @@ class WsPlayer:
         self.ws.send(json.dumps({"t": "join", "name": name, "colour": colour}))
         msg: dict[str, Any] = self.expect(lambda m: m.get("t") in ("joined", "error"))
         assert msg["t"] == "joined", msg
+        self.token = msg.get("token") or self.token
         return msg
+
+    @property
+    def bearer(self) -> dict[str, str]:
+        """The header that proves this player's seat to the room's HTTP routes."""
+        return {"Authorization": f"Bearer {self.token}"}
 
     def draw(self, *batches: bytes) -> None:
         for b in batches:

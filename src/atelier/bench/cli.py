@@ -300,12 +300,22 @@ def main(argv: list[str]) -> int:
         from atelier.bench import stall
 
         return stall.main(argv[1:])
+    if argv[:1] == ["mixed"]:
+        try:  # its clients are the fuzz extra's too
+            from atelier.bench import mixed
+        except ModuleNotFoundError as missing:
+            print(f"atelier bench mixed needs {missing.name}: pip install 'atelier[fuzz]'",
+                  file=sys.stderr)
+            return 2
+        return mixed.main(argv[1:])
     ap = argparse.ArgumentParser(prog="atelier bench")
     sub = ap.add_subparsers(dest="what", required=True)
     ink = sub.add_parser("ink", help="rooms of players drawing at once")
     sub.add_parser("fuzz", help="the protocol fuzzer's long run (--messages, --workers)")
     sub.add_parser("stall", help="how long hostile clients delay everyone else "
                    "(--attack ..., --src DIR); docs/performance.md")
+    sub.add_parser("mixed", help="a bystander's ping, ink and computer replies under the "
+                   "engine's load (drawing rooms, hard computers, a review flood)")
     ink.add_argument("--rooms", type=int, default=100)
     ink.add_argument("--players", type=int, default=6, choices=range(1, 7))
     ink.add_argument("--seconds", type=float, default=20)

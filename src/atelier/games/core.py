@@ -22,7 +22,7 @@ States serialise to JSON with ``dump``/``load``.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
@@ -211,7 +211,12 @@ class BotGame(Game[S], Protocol[S]):
     def bot_action(self, state: S, seat: int) -> Action | None:
         """The action computer ``seat`` takes now, or None when it has none to
         take. Pure and deterministic given the state; may think for up to a
-        second or two, so the server runs it off the event loop."""
+        second or two, so the server runs it in its engine's worker processes."""
+        ...
+
+    def bot_to_act(self, state: S, seat: int) -> bool:
+        """Whether computer ``seat`` may have an action to take now: cheap (asked
+        on the event loop, so a worker process is not sent work that returns None)."""
         ...
 
 
@@ -236,8 +241,16 @@ class AdvisedGame(Game[S], Protocol[S]):
         unfinished game)."""
         ...
 
-    def record_advice(self, kind: str, record: str, params: Mapping[str, str]) -> Advice:
-        """The work behind advice ``kind`` on a record sent by anyone."""
+    def record_advice(self, kind: str, record: str, params: Mapping[str, str],
+                      guarded: Collection[str] = ()) -> Advice:
+        """The work behind advice ``kind`` on a record sent by anyone, or
+        RuleError; ``guarded`` holds the live positions no advice may reach
+        (``guarded_position`` of the rooms' games)."""
+        ...
+
+    def guarded_position(self, state: S) -> str | None:
+        """A key for this game's live position when its players did not agree
+        to advice (a record that passes it must not be advised on), else None."""
         ...
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 import resource
@@ -35,7 +36,9 @@ from atelier.server.edge.addresses import AddressLimits, AddressPolicy, client_a
 from atelier.server.edge.budget import PendingBudget
 from atelier.server.edge.forwarded import Proxies
 from atelier.server.edge.headers import SecurityHeaders
-from atelier.server.http.advice import Advisor
+from atelier.server.engine.pool import Engine
+from atelier.server.engine.queue import PLAY, STUDY
+from atelier.server.http.advice import Advisor, unless_gone
 from atelier.server.http.decks import router as decks_router
 from atelier.server.http.errors import error_response, read_json_model, rule_error
 from atelier.server.http.pngs import PngCache
@@ -90,6 +93,8 @@ class ServerConfig:
     """The front door's budget for unfinished requests, for /healthz (atelier serve)."""
     metrics_listen: tuple[str, int] | None = None
     """Where Prometheus scrapes this process (``--metrics-listen``); None: nowhere."""
+    engine_workers: int | None = None
+    """Engine worker processes (None: sized to the machine, engine.pool.default_workers)."""
 
 
 class CreateRoom(BaseModel):
@@ -109,6 +114,34 @@ def address_of(request: Request | WebSocket, policy: AddressPolicy) -> str:
     """The client's address for the per-address limits (forwarded only from trusted proxies)."""
     peer = request.client.host if request.client is not None else None
     return client_address(peer, request.headers.get("x-forwarded-for"), policy.proxies)
+
+
+def stop_engine(app: FastAPI) -> None:
+    """Stop the engine of a running app from a signal handler (atelier serve's
+    stop): on its event loop, soon."""
+    loop: asyncio.AbstractEventLoop | None = getattr(app.state, "loop", None)
+    rooms: Rooms | None = getattr(app.state, "rooms", None)
+    if loop is not None and rooms is not None and not loop.is_closed():
+        loop.call_soon_threadsafe(rooms.engine.close)
+
+
+def json_only(request: Request) -> None:
+    """Refuse a body that is not JSON: a form or text/plain body can be posted by
+    any page without the browser asking first (no CORS check), so another site
+    could create rooms or spend the server's engine from its visitors' browsers."""
+    media = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if media != "application/json":
+        raise RuleError("json_required")
+
+
+def seated_player(room: LiveRoom, authorization: str) -> None:
+    """Refuse unless ``authorization`` (``Bearer <token>``) is a seated player's
+    of the room's game: its advice is theirs, not anyone's with the room code."""
+    scheme, _, token = authorization.partition(" ")
+    player = (room.model.player_by_token(token.strip())
+              if scheme.lower() == "bearer" and token.strip() else None)
+    if player is None or player.seat is None or player.computer or room.model.state is None:
+        raise RuleError("advice_players_only")
 
 
 def _is_drawing(room: LiveRoom, key: str, seat: int) -> bool:
@@ -138,10 +171,11 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                       idle_seconds=config.idle_seconds, creator_wait=config.creator_wait,
                       ink_limits=config.ink_limits,
                       push=PushService(store.push, config.push),
-                      scan_seconds=config.scan_seconds)
+                      scan_seconds=config.scan_seconds, engine=Engine(config.engine_workers))
         await rooms.start()
         app.state.rooms = rooms
-        app.state.advisor = Advisor(store)
+        app.state.advisor = Advisor(rooms.engine, store)
+        app.state.loop = asyncio.get_running_loop()
         metrics = None
         if config.metrics_listen is not None:
             SCRAPE.rooms = rooms
@@ -152,8 +186,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         finally:
             if metrics is not None:
                 await metrics.close()
-            app.state.advisor.close()
-            await rooms.close()
+            await rooms.close()  # the engine's searches stop at once, queued or running
             await hub.close()
             await store.close()
 
@@ -196,6 +229,13 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         rooms: Rooms = request.app.state.rooms
         return rooms
 
+    def engine_of(request: Request) -> Engine:
+        return rooms_of(request).engine
+
+    def advisor_of(request: Request) -> Advisor:
+        advisor: Advisor = request.app.state.advisor
+        return advisor
+
     def index() -> Response:
         return FileResponse(config.web_dir / "index.html", headers={"Cache-Control": "no-cache"})
 
@@ -214,7 +254,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return index()  # the client shows the table view: a spectator, large
 
     @app.get("/healthz")
-    async def healthz(request: Request) -> dict[str, bool | int | dict[str, int]]:
+    async def healthz(request: Request) -> dict[str, Any]:
         rooms = rooms_of(request)
         now = time.monotonic()
         return {"ok": True, "rooms_loaded": len(rooms.loaded), "rooms_unloaded": rooms.unloaded,
@@ -229,6 +269,8 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
                            "failed": rooms.push.stats.failed},
                 # connections this process may hold (atelier serve raises it at start)
                 "open_files_limit": resource.getrlimit(resource.RLIMIT_NOFILE)[0],
+                # the engine pool: its processes, jobs running and waiting per lane
+                "engine": rooms.engine.stats(),
                 # connections whose request has not arrived whole, what they hold
                 # (charged by what arrived), and how many were closed to fit
                 **({} if config.pending is None else {
@@ -256,11 +298,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
 
     @app.post("/api/rooms", status_code=201)
     async def create_room(request: Request) -> Response:
-        # JSON only: a form or text/plain body can be posted by any page without the
-        # browser asking first, so another site could create rooms from a visitor
-        media = request.headers.get("content-type", "").split(";")[0].strip().lower()
-        if media != "application/json":
-            raise RuleError("json_required")
+        json_only(request)  # another site could create rooms from its visitors' browsers
         if not addresses.take_room(address_of(request, config.address_policy)):
             per_minute = config.address_policy.rooms_per_minute
             refused = error_response(request, RuleError("too_many_rooms", per_minute=per_minute))
@@ -306,24 +344,48 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
     @app.get("/api/rooms/{code}/advice/{kind}")
     async def room_advice(code: str, kind: str, request: Request,
                           against: str | None = None) -> Response:
-        """The engine's advice on the room's game: a hint the player to move asked
-        for (the rules decide who may), a finished game's review."""
-        room = await room_or_404(request, code)
-        game, state = room.model.game, room.model.state
-        if not isinstance(game, AdvisedGame) or state is None:
-            raise RuleError("no_advice")
-        work = game.advice(state, kind[:16], {"against": (against or "")[:64]})
-        return JSONResponse(await request.app.state.advisor.run(work))
+        """The engine's advice on the room's game, for its seated players only
+        (``Authorization: Bearer <token>``, the token their hello used): a hint
+        the player to move asked for (the rules decide who may), a finished
+        game's review."""
+        # the engine's refusal first: it costs no room lookup, replay or query
+        lane = PLAY if kind == "hint" else STUDY
+        place = engine_of(request).admit(lane, address_of(request, config.address_policy))
+        try:
+            room = await room_or_404(request, code)
+            seated_player(room, request.headers.get("authorization", ""))
+            game, state = room.model.game, room.model.state
+            if not isinstance(game, AdvisedGame) or state is None:
+                raise RuleError("no_advice")
+            work = game.advice(state, kind[:16], {"against": (against or "")[:64]})
+            answered, data = await unless_gone(
+                request, advisor_of(request).answer(place, work, room.model.code))
+        finally:
+            place.give_back()
+        return JSONResponse(data) if answered else Response(status_code=204)
 
     @app.post("/api/games/{name}/advice/{kind}")
     async def record_advice(name: str, kind: str, request: Request) -> Response:
-        """The engine's advice on a record sent by anyone (a review of a loaded record)."""
+        """The engine's advice on a record sent by anyone (a review of a loaded
+        record, puzzles): never on a position of a live game whose players did
+        not agree to advice."""
+        json_only(request)
         game = get_game(name)
         if not isinstance(game, AdvisedGame):
             raise RuleError("no_advice")
-        body = await read_json_model(request, RecordBody, MAX_ADVICE_BYTES, "record")
-        work = game.record_advice(kind[:16], body.record, {"move": body.move})
-        return JSONResponse(await request.app.state.advisor.run(work))
+        address = address_of(request, config.address_policy)
+        place = engine_of(request).admit(STUDY, address)  # before the body is even read
+        try:
+            body = await read_json_model(request, RecordBody, MAX_ADVICE_BYTES, "record")
+            guarded = {key for room in rooms_of(request).loaded.values()
+                       if room.model.game is game and room.model.state is not None
+                       and (key := game.guarded_position(room.model.state)) is not None}
+            work = game.record_advice(kind[:16], body.record, {"move": body.move}, guarded)
+            answered, data = await unless_gone(
+                request, advisor_of(request).answer(place, work, address))
+        finally:
+            place.give_back()
+        return JSONResponse(data) if answered else Response(status_code=204)
 
     @app.get("/api/rooms/{code}/qr.svg")
     async def room_qr(code: str, request: Request) -> Response:

@@ -31,6 +31,9 @@ from atelier.server.edge.budget import (
 )
 
 DEFAULT_DB = os.path.join("data", "atelier.sqlite3")
+SHUTDOWN_GRACE = 5.0
+"""A stop's wait for HTTP requests under way (the engine's stop at once; rooms
+then write what is pending: rooms.STOP_SECONDS)."""
 HEAD_SECONDS = 10.0  # as atelier.server.wire.frontdoor's, without importing uvicorn for --help
 HELLO_SECONDS = 10.0  # as atelier.server.session's
 # as atelier.server.push.service's and room.rooms' (the push libraries load only to serve)
@@ -193,6 +196,10 @@ def parser() -> argparse.ArgumentParser:
     ap.add_argument("--workers", type=int, default=1,
                     help="server processes behind this address, each room in one of them "
                          "(default 1; docs/deploy.md)")
+    ap.add_argument("--engine-workers", type=int, default=None, metavar="N",
+                    help="processes for the engine's work (computer players, hints, reviews); "
+                         "default: 1.5 per core, at least three, shared by the --workers "
+                         "(docs/deploy.md)")
     ap.add_argument("--worker", help=argparse.SUPPRESS)  # "k/N": this process is worker k
     ap.add_argument("--worker-fd", type=int, help=argparse.SUPPRESS)
     # a replacement in a rolling restart: loads, then waits for the parent's word
@@ -201,6 +208,21 @@ def parser() -> argparse.ArgumentParser:
                     help=argparse.SUPPRESS)  # uvicorn's: for comparing in benchmarks
     ap.add_argument("--quiet", action="store_true", help="print only the local URL")
     return ap
+
+
+def stop_engine_on_exit(server: Any, app: Any) -> None:
+    """On SIGTERM/SIGINT, stop the engine at once (its waiting and running jobs
+    answered ``engine_stopping``) rather than after uvicorn has waited for the
+    requests those jobs hold open: a stop never waits for a search."""
+    from atelier.server.app import stop_engine
+
+    handle_exit = server.handle_exit
+
+    def on_exit(sig: int, frame: Any) -> None:
+        stop_engine(app)
+        handle_exit(sig, frame)
+
+    server.handle_exit = on_exit
 
 
 def setup_logging(level: str, log_format: str = "text") -> None:
@@ -241,6 +263,8 @@ def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     if args.workers < 1:
         parser().error("--workers must be at least 1")
+    if args.engine_workers is not None and args.engine_workers < 1:
+        parser().error("--engine-workers must be at least 1")
     if min(args.head_timeout, args.hello_timeout, args.body_timeout,
            args.abuse_log_every) <= 0:
         parser().error("--head-timeout, --hello-timeout, --body-timeout and "
@@ -278,6 +302,7 @@ def main(argv: list[str]) -> int:
     from atelier.server.edge.addresses import SocketCounts
     from atelier.server.edge.budget import BodyRules, PendingBudget, pending_limit
     from atelier.server.edge.forwarded import Proxies
+    from atelier.server.engine.pool import default_workers
     from atelier.server.ink.transport import SocketTransport
     from atelier.server.push.service import PushConfig
     from atelier.server.session import serve_socket
@@ -290,7 +315,7 @@ def main(argv: list[str]) -> int:
         db_path = os.path.abspath(args.db or os.environ.get("ATELIER_DB") or DEFAULT_DB)
     for spec in args.extra_game:
         register(spec)
-    owns, k = None, 0
+    owns, k, n = None, 0, 1
     if args.worker:
         from atelier.server.workers import owner
 
@@ -329,6 +354,8 @@ def main(argv: list[str]) -> int:
                         per_minute=args.max_pushes_per_minute,
                         per_address=args.max_subscriptions),
         scan_seconds=args.due_scan,
+        # one machine's cores, shared by the server processes
+        engine_workers=args.engine_workers or max(3, default_workers() // n),
     )
     if args.web_dir:
         config.web_dir = Path(args.web_dir).resolve()
@@ -398,14 +425,18 @@ def main(argv: list[str]) -> int:
         # forwarded headers are believed only from the named proxies (docs/deploy.md)
         proxy_headers=True,
         forwarded_allow_ips=proxies.spec,
+        # a stop waits this long for requests under way, then cancels them
+        timeout_graceful_shutdown=int(SHUTDOWN_GRACE),
     )
     settle_heap()
     if args.worker_fd is None:
-        uvicorn.Server(settings).run()
+        server = uvicorn.Server(settings)
     else:
         if args.worker_wait:
             from atelier.server.workers import wait_for_go
 
             wait_for_go(args.worker_fd)
-        WorkerServer(settings, args.worker_fd).run()
+        server = WorkerServer(settings, args.worker_fd)
+    stop_engine_on_exit(server, app)
+    server.run()
     return 0

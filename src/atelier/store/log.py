@@ -34,6 +34,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    delete,
     event,
     insert,
     inspect,
@@ -235,20 +236,29 @@ class Store:
             rows = (await conn.execute(query)).all()
         return [EventRow(r.seq, r.kind, json.loads(r.data), r.at) for r in rows]
 
-    async def load_advice(self, key: str) -> Any | None:
-        query = select(self.advice.c.data).where(self.advice.c.key == key)
+    async def load_advice(self, key: str, newer_than: float = 0.0) -> Any | None:
+        """The answer kept under ``key`` if it was saved after ``newer_than`` (epoch seconds)."""
+        query = select(self.advice.c.data).where(self.advice.c.key == key,
+                                                 self.advice.c.at > newer_than)
         async with self.engine.connect() as conn:
             row = (await conn.execute(query)).first()
         return None if row is None else json.loads(row.data)
 
     async def save_advice(self, key: str, data: Any) -> None:
-        """Kept once: the same key always has the same answer, so a second is dropped."""
+        """Kept once: the same key always has the same answer, so a second is
+        dropped; an expired one (``load_advice`` no longer returns it) is replaced."""
         row = {"key": key, "data": json.dumps(data), "at": time.time()}
         try:
             async with self._write_lock, self.engine.begin() as conn:
+                await conn.execute(delete(self.advice).where(self.advice.c.key == key))
                 await conn.execute(insert(self.advice).values(**row))
         except IntegrityError:
             pass
+
+    async def drop_advice(self, older_than: float) -> None:
+        """Forget the answers saved before ``older_than`` (epoch seconds): they expire."""
+        async with self._write_lock, self.engine.begin() as conn:
+            await conn.execute(delete(self.advice).where(self.advice.c.at <= older_than))
 
     async def room_exists(self, code: str) -> bool:
         async with self.engine.connect() as conn:

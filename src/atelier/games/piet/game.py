@@ -13,7 +13,7 @@ validating it idempotent.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Annotated, Literal
 
@@ -162,6 +162,14 @@ def hinted_record(record: str, hinted: Sequence[int]) -> str:
 
 
 HINT_COMMENT = "# hint"
+
+
+def position_key(board: State) -> str:
+    """A position as one string: the same board, scores, brushes and player to move."""
+    drawn = coach.position(board)
+    return "|".join([drawn["palette"], *drawn["canvases"],
+                     ",".join(map(str, board.scores)), ",".join(map(str, board.brushes)),
+                     str(board.brushes_on), str(board.to_move), str(board.phase)])
 
 
 class PietGame:
@@ -364,16 +372,25 @@ class PietGame:
         require(self.is_over(state), "piet.review_not_over")
         return Advice(f"review|{record}", coach.review_job, (record,))
 
-    def record_advice(self, kind: str, record: str, params: Mapping[str, str]) -> Advice:
+    def record_advice(self, kind: str, record: str, params: Mapping[str, str],
+                      guarded: Collection[str] = ()) -> Advice:
         if kind == "puzzles":
             return Advice("puzzles", coach.puzzles_job, ())
         require(kind in ("review", "try", "answer"), "bad_request")
         require(len(record) <= MAX_RECORD_CHARS, "piet.record_too_long", max=MAX_RECORD_CHARS)
         try:
-            text = read_record(record).record.text()
+            replayed = read_record(record)
         except RecordError as error:
             raise RecordSettingError(error) from error
+        text = replayed.record.text()
         if kind == "review":
+            # A review names the best move of every position it passes: an
+            # unfinished record would be advice on a game still being played, and
+            # so would a finished one passing a live game's position (its record
+            # played on to the end) where the players did not agree to hints.
+            require(replayed.final.phase == OVER, "piet.review_not_over")
+            require(not guarded or all(position_key(s) not in guarded for s in replayed.states),
+                    "piet.review_live_game")
             return Advice(f"review|{text}", coach.review_job, (text,))
         puzzle = next((p for p in coach.puzzles() if p["record"] == text), None)
         require(puzzle is not None, "piet.no_puzzle")
@@ -386,6 +403,15 @@ class PietGame:
         move = format_move(tried)
         return Advice(f"try|{move}|{text}", coach.try_job,
                       (text, move, puzzle["answer"], puzzle["margin"]))
+
+    def guarded_position(self, state: PietState) -> str | None:
+        """The live position no advice may reach (a game between people who did
+        not agree to hints), as :func:`position_key`; None when advice is allowed.
+        The opening position is every game's (any review passes it), so it
+        is nobody's to guard: a game is guarded from its first move on."""
+        if state.board.phase == OVER or hints_allowed(state.settings) or not state.moves:
+            return None
+        return position_key(state.board)
 
     @staticmethod
     def _record(state: PietState) -> str:
@@ -401,11 +427,15 @@ class PietGame:
         seat = settings.get("computer_seat", 1)
         return {int(seat) if seat in (0, 1) else 1: str(level)}
 
-    def bot_action(self, state: PietState, seat: int) -> Action | None:
-        computers = self.computer_seats(state.settings)
+    def bot_to_act(self, state: PietState, seat: int) -> bool:
         board = state.board
-        if seat not in computers or self.is_over(state) or board.to_move != seat:
+        return (seat in self.computer_seats(state.settings) and not self.is_over(state)
+                and board.to_move == seat)
+
+    def bot_action(self, state: PietState, seat: int) -> Action | None:
+        if not self.bot_to_act(state, seat):
             return None
+        board = state.board
         level = str(state.settings["opponent"])
         move = choose_move(board, level, self.bot_seed(state))
         return MoveAction(move=format_move(move))

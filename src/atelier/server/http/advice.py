@@ -1,121 +1,133 @@
-"""The engine's advice off the event loop: a pool of worker processes (a strong
-search holds the GIL, so a thread would still stall every room), a bound on the
-work waiting for it, and the answers kept by their key, in memory and in the
-store, so a review asked twice (by both players, after a restart, or in
-another server process) is computed once.
+"""The engine's advice over HTTP: answers kept by their key, in memory and in
+the store, so a review asked twice (by both players, after a restart, or in
+another server process) is computed once; the work itself goes to the engine
+pool (``atelier.server.engine``), which admits, orders and runs it.
 
-The pool starts on first use; a server that is never asked for advice never
-starts one.
+Kept answers expire after :data:`ADVICE_SECONDS`: the store's rows are
+dropped once an hour past that age, so the table cannot grow without end.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
-import multiprocessing
 import time
 from collections import OrderedDict
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Awaitable
 from typing import Any, Protocol
 
-from atelier.errors import RuleError
+from starlette.requests import Request
+
 from atelier.games.core import Advice
-from atelier.metrics import ENGINE_JOBS, ENGINE_QUEUED, ENGINE_RUNNING, ENGINE_SECONDS
+from atelier.server.engine.pool import Engine, Place
 
 KEPT = 512
 """Answers kept in memory, the least recently asked dropped first."""
-MAX_WAITING = 8
-"""Jobs queued or running at once; more are refused (``advice_busy``)."""
+ADVICE_SECONDS = 7 * 24 * 3600.0
+"""How long a kept answer is given again (engine changes reach old records too)."""
+PURGE_EVERY = 3600.0
 
 
 class Keeper(Protocol):
     """Where answers outlive the process (the store)."""
 
-    async def load_advice(self, key: str) -> Any | None: ...
+    async def load_advice(self, key: str, newer_than: float = 0.0) -> Any | None: ...
 
     async def save_advice(self, key: str, data: Any) -> None: ...
 
+    async def drop_advice(self, older_than: float) -> None: ...
+
 
 class Advisor:
-    def __init__(self, keeper: Keeper | None = None, processes: int = 1, kept: int = KEPT,
-                 max_waiting: int = MAX_WAITING) -> None:
+    def __init__(self, engine: Engine, keeper: Keeper | None = None, kept: int = KEPT,
+                 seconds: float = ADVICE_SECONDS) -> None:
+        self.engine = engine
         self.keeper = keeper
-        self.processes = processes
         self.kept = kept
-        self.max_waiting = max_waiting
-        self._pool: ProcessPoolExecutor | None = None
-        self._answers: OrderedDict[str, Any] = OrderedDict()
-        self._running: dict[str, asyncio.Future[Any]] = {}
+        self.seconds = seconds
+        self._answers: OrderedDict[str, tuple[float, Any]] = OrderedDict()
         self._saving: set[asyncio.Future[None]] = set()
-
-    def _executor(self) -> ProcessPoolExecutor:
-        if self._pool is None:
-            # spawned, not forked: the server process runs threads
-            self._pool = ProcessPoolExecutor(self.processes,
-                                             mp_context=multiprocessing.get_context("spawn"))
-        return self._pool
+        self._purged = 0.0
 
     def cached(self, key: str) -> Any | None:
-        if key in self._answers:
-            self._answers.move_to_end(key)
-            return self._answers[key]
-        return None
+        found = self._answers.get(key)
+        if found is None:
+            return None
+        if found[0] <= time.time() - self.seconds:
+            del self._answers[key]
+            return None
+        self._answers.move_to_end(key)
+        return found[1]
 
-    async def run(self, advice: Advice) -> Any:
-        """The answer to ``advice``: kept, being computed, or computed now."""
-        known = self.cached(advice.key)
-        if known is not None:
-            return known
-        running = self._running.get(advice.key)
-        if running is None and self.keeper is not None:
-            stored = await self.keeper.load_advice(_digest(advice.key))
-            if stored is not None:
-                self._keep(advice.key, stored)
-                return stored
-            running = self._running.get(advice.key)  # asked meanwhile
-        if running is None:
-            if len(self._running) >= self.max_waiting:
-                ENGINE_JOBS.labels("refused").inc()
-                raise RuleError("advice_busy")
-            loop = asyncio.get_running_loop()
-            running = asyncio.ensure_future(
-                loop.run_in_executor(self._executor(), advice.run, *advice.args))
-            self._running[advice.key] = running
-            self._count()
-            began = time.monotonic()
-            running.add_done_callback(lambda done: self._settle(advice.key, done, began))
-        return await asyncio.shield(running)
+    async def answer(self, place: Place, advice: Advice, owner: str) -> Any:
+        """The answer to ``advice``: kept, or computed in the pool with ``place``
+        (given back whichever way this ends)."""
+        try:
+            known = self.cached(advice.key)
+            if known is None and self.keeper is not None:
+                known = await self.keeper.load_advice(_digest(advice.key),
+                                                      time.time() - self.seconds)
+                if known is not None:
+                    self._keep(advice.key, known)
+            if known is not None:
+                return known
+            result = await self.engine.run(place, advice.key, owner, advice.run, advice.args)
+        finally:
+            place.give_back()  # (the pool gave it back already if it ran the job)
+        if self.cached(advice.key) is None:
+            self._keep(advice.key, result)
+            self._save(advice.key, result)
+        return result
 
-    def _count(self) -> None:
-        """The metrics of the jobs in hand: the pool runs ``processes`` at once,
-        the rest wait in its queue."""
-        running = min(len(self._running), self.processes)
-        ENGINE_RUNNING.set(running)
-        ENGINE_QUEUED.set(len(self._running) - running)
-
-    def _settle(self, key: str, done: asyncio.Future[Any], began: float) -> None:
-        self._running.pop(key, None)
-        self._count()
-        ENGINE_SECONDS.observe(time.monotonic() - began)
-        if done.cancelled() or done.exception() is not None:
-            ENGINE_JOBS.labels("failed").inc()
+    def _save(self, key: str, answer: Any) -> None:
+        if self.keeper is None:
             return
-        ENGINE_JOBS.labels("done").inc()
-        self._keep(key, done.result())
-        if self.keeper is not None:
-            saving = asyncio.ensure_future(self.keeper.save_advice(_digest(key), done.result()))
-            self._saving.add(saving)
-            saving.add_done_callback(self._saving.discard)
+        saving = asyncio.ensure_future(self._store(key, answer))
+        self._saving.add(saving)
+        saving.add_done_callback(self._saving.discard)
+
+    async def _store(self, key: str, answer: Any) -> None:
+        assert self.keeper is not None
+        await self.keeper.save_advice(_digest(key), answer)
+        now = time.time()
+        if now - self._purged > PURGE_EVERY:
+            self._purged = now
+            await self.keeper.drop_advice(now - self.seconds)
 
     def _keep(self, key: str, answer: Any) -> None:
-        self._answers[key] = answer
+        self._answers[key] = (time.time(), answer)
+        self._answers.move_to_end(key)
         while len(self._answers) > self.kept:
             self._answers.popitem(last=False)
 
-    def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+
+async def unless_gone(request: Request, work: Awaitable[Any]) -> tuple[bool, Any]:
+    """``(True, result)`` of ``work``, or ``(False, None)`` once the client has
+    hung up first: then ``work`` is cancelled (and with it the engine's job, if
+    nobody else waits for it)."""
+    task = asyncio.ensure_future(work)
+    gone = asyncio.ensure_future(_hang_up(request))
+    try:
+        await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        if not task.done():
+            task.cancel()
+        gone.cancel()
+    if task.cancelled() or not task.done():
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        return False, None
+    return True, task.result()
+
+
+async def _hang_up(request: Request) -> None:
+    """Returns when the client has gone (the body was read before: what is
+    left to receive is the disconnect)."""
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.disconnect":
+            return
 
 
 def _digest(key: str) -> str:

@@ -36,6 +36,11 @@ STATUS = {
     "custom_too_big": 413,
     "too_many_rooms": 429,
     "too_many_lookups": 429,
+    "advice_too_many": 429,
+    "advice_busy": 503,
+    "engine_failed": 503,
+    "engine_stopping": 503,
+    "advice_players_only": 403,
     "json_required": 415,
     "transfer_used": 409,
     "not_joined": 403,
@@ -80,8 +85,12 @@ async def read_json_model(request: Request, model: type[M], limit: int, detail: 
 
 def error_response(request: Request, err: RuleError, status: int | None = None) -> JSONResponse:
     REFUSALS.labels(err.code).inc()
-    return JSONResponse(error_body(err, request_language(request)),
-                        status_code=STATUS.get(err.code, 400) if status is None else status)
+    response = JSONResponse(error_body(err, request_language(request)),
+                            status_code=STATUS.get(err.code, 400) if status is None else status)
+    retry_after = getattr(err, "retry_after", None)  # a refusal that says when (engine.pool.Busy)
+    if isinstance(retry_after, int):
+        response.headers["Retry-After"] = str(retry_after)
+    return response
 
 
 async def rule_error(request: Request, exc: Exception) -> Response:

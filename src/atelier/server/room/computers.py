@@ -1,6 +1,8 @@
 """Computer players: after every change of a running game, each computer seat is
-asked for a move (in a thread, as a strong search takes a while) and the move
-goes through the same commit as a person's."""
+asked for a move (in the engine pool's worker processes, as a strong search
+holds the GIL for a while) and the move goes through the same commit as a
+person's. A room's moves are play-lane work: they go before reviews, and rooms
+take turns (``atelier.server.engine.queue``)."""
 
 from __future__ import annotations
 
@@ -12,6 +14,8 @@ from typing import Any
 from atelier.errors import RuleError
 from atelier.games.actions import Action
 from atelier.games.core import BotGame
+from atelier.server.engine.pool import Engine
+from atelier.server.engine.queue import PLAY
 from atelier.server.room.events import LogEvent
 from atelier.server.room.live_room import LiveRoom
 from atelier.server.room.model import Commit, RoomModel, decide_action
@@ -21,8 +25,9 @@ log = logging.getLogger(__name__)
 
 
 class Computers:
-    def __init__(self, commit: Commit[LiveRoom]) -> None:
+    def __init__(self, commit: Commit[LiveRoom], engine: Engine) -> None:
         self.commit = commit
+        self.engine = engine
         self.stopped = False
 
     def wake(self, room: LiveRoom) -> None:
@@ -37,6 +42,21 @@ class Computers:
     def thinking(self, rooms: list[LiveRoom]) -> list[asyncio.Task[None]]:
         return [r.bots for r in rooms if r.bots is not None and not r.bots.done()]
 
+    async def _think(self, code: str, seq: int, game: BotGame[Any], state: Any,
+                     seat: int) -> Action | None:
+        """The computer's move, searched in a worker process; once more if that
+        worker died under it (a replaced worker is a fresh start)."""
+        for attempt in range(2):
+            place = self.engine.admit(PLAY, None)
+            try:
+                action: Action | None = await self.engine.run(
+                    place, f"bot|{code}|{seq}|{seat}", code, game.bot_action, (state, seat))
+                return action
+            except RuleError as err:
+                if err.code != "engine_failed" or attempt:
+                    raise
+        return None
+
     async def _play(self, room: LiveRoom) -> None:
         model = room.model
         game = model.game
@@ -49,10 +69,12 @@ class Computers:
                 if model.phase != "playing" or self.stopped:
                     return
                 seq, state = model.seq, model.state
+                if not game.bot_to_act(state, seat):
+                    continue  # nothing to think about: no worker is asked
                 try:
-                    action = await asyncio.to_thread(game.bot_action, state, seat)
-                except Exception:
-                    log.exception("computer player failed in %s", model.code)
+                    action = await self._think(model.code, seq, game, state, seat)
+                except RuleError as err:  # the engine stopping, or its worker died twice
+                    log.warning("computer player in %s: %s", model.code, err.code)
                     return
                 if action is None:
                     continue

@@ -26,6 +26,7 @@ from atelier.games.core import Game
 from atelier.hub import Hub, HubMessage
 from atelier.ink.guard import restore
 from atelier.metrics import COMMIT_SECONDS, STORE_ERRORS
+from atelier.server.engine.pool import Engine
 from atelier.server.ink.intake import MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES, InkIntake
 from atelier.server.push.nudges import wake_at
 from atelier.server.push.service import PushService
@@ -95,7 +96,8 @@ class Rooms:
                  idle_seconds: float = IDLE_SECONDS,
                  creator_wait: float = CREATOR_WAIT,
                  ink_limits: tuple[int, int] = (MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES),
-                 push: PushService | None = None, scan_seconds: float = SCAN_SECONDS) -> None:
+                 push: PushService | None = None, scan_seconds: float = SCAN_SECONDS,
+                 engine: Engine | None = None) -> None:
         self.store = store
         self.push = push or PushService(store.push)
         self.scan_seconds = scan_seconds
@@ -116,7 +118,8 @@ class Rooms:
         self._tasks: set[asyncio.Task[Any]] = set()
         self.ink = InkIntake(store, hub, self.commit, *ink_limits)
         self.deadlines = Deadlines(self.commit, self._spawn, self.get)
-        self.computers = Computers(self.commit)
+        self.engine = engine or Engine()
+        self.computers = Computers(self.commit, self.engine)
         hub.set_receiver(self.on_hub)
 
     # -- life cycle -------------------------------------------------------------
@@ -149,6 +152,7 @@ class Rooms:
             self._hold(room, held=False)
         self.deadlines.stop(rooms)
         self.computers.stopped = True
+        self.engine.close()  # searches under way stop now: a stop never waits for one
         busy = [t for t in self._tasks if not t.done()] + self.computers.thinking(rooms)
         if busy:
             _, late = await asyncio.wait(busy, timeout=max(0.1, min(2.0, end - time.monotonic())))

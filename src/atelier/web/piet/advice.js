@@ -2,6 +2,7 @@
 // in the server's analysis pool, so the answer may take a moment.
 
 import { lang } from "../i18n.js";
+import { storedToken } from "../net.js";
 
 async function answer(response) {
   const data = await response.json().catch(() => ({}));
@@ -9,9 +10,13 @@ async function answer(response) {
   return data;
 }
 
+// A room's advice is its seated players' own: the token this device's player
+// joined with proves the seat (a header, so no other site can send it).
 export async function roomAdvice(code, kind, params = {}) {
   const query = new URLSearchParams({ ...params, lang: lang() });
-  return answer(await fetch(`/api/rooms/${code}/advice/${kind}?${query}`));
+  const token = storedToken(code);
+  const headers = token ? { Authorization: `Bearer ${token}` } : {};
+  return answer(await fetch(`/api/rooms/${code}/advice/${kind}?${query}`, { headers }));
 }
 
 export async function recordReview(record) {

@@ -108,17 +108,25 @@ export function recordPanel(screen, { onReview } = {}) {
         onText: onReview,
       })
     : [null, null];
-  return h(
-    "div",
-    { class: "actions piet-record" },
-    h(
-      "button",
-      { class: "btn", type: "button", testid: "piet-download", onclick: () => downloadRecord(screen) },
-      t("pietui.record.download"),
-    ),
-    load,
-    input,
-    review,
-    reviewInput,
+  const download = h(
+    "button",
+    { class: "btn", type: "button", testid: "piet-download", onclick: () => downloadRecord(screen) },
+    t("pietui.record.download"),
   );
+  // Shown only where advice is allowed (recordAllowed): a record taken out of a
+  // live game is a way to an engine its players did not agree to.
+  screen.adviceParts = [download, review].filter(Boolean);
+  return h("div", { class: "actions piet-record" }, download, load, input, review, reviewInput);
+}
+
+// The record and a review are offered once the game is over, or during a game
+// that allows hints (against the computer, or both people agreed); the server
+// refuses a review that would advise a live game anyway (docs/piet.md).
+export function recordAllowed(model) {
+  return Boolean(model && (model.phase === "over" || model.hints));
+}
+
+export function showRecordParts(screen) {
+  const allowed = recordAllowed(screen.model);
+  for (const el of screen.adviceParts || []) el.hidden = !allowed;
 }

@@ -11,7 +11,7 @@ import { drawActions } from "./actions.js";
 import { boardGrids, boardsLayout, drawCanvases, drawPalette } from "./cells.js";
 import { emptyChoice } from "./choice.js";
 import { pietLobbyCards } from "./lobbycard.js";
-import { recordPanel } from "./record.js";
+import { recordPanel, showRecordParts } from "./record.js";
 import { hintMarks, hintPanel } from "./hints.js";
 import { Coach, tutorialRoom } from "./tutorial.js";
 import { openGameReview, openRecordReview, reviewButton, wantsReview } from "./reviewing.js";
@@ -205,6 +205,7 @@ export class PietScreen {
     drawActions(this);
     this.drawSeatTools();
     this.drawMoves();
+    showRecordParts(this);
   }
 
   // Built again only when what they offer changes, so a half-made choice in

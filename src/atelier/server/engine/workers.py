@@ -1,0 +1,83 @@
+"""One engine worker: a spawned process that runs jobs sent down its pipe, one
+at a time, and answers each with its result (or its error, as text).
+
+Spawned, not forked: the server process runs threads. Lowered in priority
+(``nice``) so the event loop, which relays ink and answers pings, gets the CPU
+first: a worker that only runs play (computer moves, hints) by one step only
+(a game waits for it; lowered further it starves beside any other busy
+process of the machine), one that also runs reviews by ten. Stopping a search is stopping its
+process: a cancelled or overdue job's worker is killed and replaced.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import multiprocessing
+import os
+import signal
+import sys
+from collections.abc import Callable
+from multiprocessing.connection import Connection
+from typing import Any
+
+PLAY_NICE = 1
+STUDY_NICE = 10
+
+_spawn = multiprocessing.get_context("spawn")
+
+
+def serve(conn: Connection, nice: int) -> None:
+    """The worker's loop (in the child): a job in, its answer out, until the
+    pipe closes. Answers carry the process id the job ran in."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # a terminal's ^C is the server's to handle
+    with contextlib.suppress(OSError):
+        os.nice(nice)
+    pid = os.getpid()
+    while True:
+        try:
+            job_id, run, args = conn.recv()
+        except EOFError:
+            return  # the server closed the pipe: stop
+        except OSError as error:
+            print(f"atelier engine worker {pid}: its pipe failed: {error!r}", file=sys.stderr)
+            return
+        try:
+            answer: tuple[Any, ...] = (job_id, True, run(*args), pid)
+        except Exception as error:  # the job's fault: reported, the worker lives on
+            answer = (job_id, False, f"{type(error).__name__}: {error}", pid)
+        conn.send(answer)
+
+
+class Worker:
+    """The server's side of one worker process."""
+
+    def __init__(self, play_only: bool) -> None:
+        self.play_only = play_only
+        self.conn, child = _spawn.Pipe()
+        nice = PLAY_NICE if play_only else STUDY_NICE
+        self.process = _spawn.Process(target=serve, args=(child, nice), daemon=True,
+                                      name="atelier-engine")
+        self.process.start()
+        child.close()
+        self.job: Any = None
+        """The job it runs now (the pool's), or None."""
+
+    @property
+    def pid(self) -> int | None:
+        return self.process.pid
+
+    def send(self, job_id: int, run: Callable[..., Any], args: tuple[Any, ...]) -> None:
+        self.conn.send((job_id, run, args))
+
+    def receive(self) -> tuple[int, bool, Any, int]:
+        """The answer waiting in the pipe; EOFError/OSError: the process is gone."""
+        job_id, ok, value, pid = self.conn.recv()
+        return int(job_id), bool(ok), value, int(pid)
+
+    def kill(self) -> None:
+        """Stop it now, whatever it runs (a search has no other way to stop)."""
+        if self.process.is_alive() and self.process.pid is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(self.process.pid, signal.SIGKILL)
+        self.conn.close()
+        self.process.join(timeout=1)  # SIGKILL: gone at once; this reaps it
