@@ -587,8 +587,9 @@ def decide_action(room: RoomModel, seat: int | None, action: Action, now: float,
     assert seat is not None
     state = room.game.apply(room.state, seat, action, now)
     # A mark is logged only with the actions that have one (the stored shape).
-    marked: dict[str, Any] = {} if mark is None else {"mark": mark}
-    return events.Acted(seat=seat, action=as_json(action), now=now, **marked), state
+    if mark is None:
+        return events.Acted(seat=seat, action=as_json(action), now=now), state
+    return events.Acted(seat=seat, action=as_json(action), now=now, mark=mark), state
 
 
 def decide_transfer(room: RoomModel, player_id: str | None, transfer_hash: str) -> LogEvent:

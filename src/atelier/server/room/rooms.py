@@ -22,6 +22,7 @@ from atelier.errors import RuleError
 from atelier.games.core import Game
 from atelier.hub import Hub, HubMessage
 from atelier.ink.guard import restore
+from atelier.jsonvalue import JSON
 from atelier.metrics import COMMIT_SECONDS, STORE_ERRORS
 from atelier.server.engine.pool import Engine
 from atelier.server.ink.intake import MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES, InkIntake
@@ -149,7 +150,7 @@ class Rooms(Upkeep, Presence, HubSync):
 
     # -- creating and loading ---------------------------------------------------
 
-    async def create(self, game_name: str, settings: dict[str, Any], language: str,
+    async def create(self, game_name: str, settings: dict[str, JSON], language: str,
                      host_key_hash: str | None = None) -> str:
         game = self.games(game_name)
         refuse_agreements(game, settings)
