@@ -377,7 +377,7 @@ def test_resigning_a_live_game_and_moving_a_seat_to_another_device(
         assert ann.page.inner_text(tid("piet-turn-text")).startswith("Ann wins by resignation")
         bob.wait("piet-result")
         assert bob.page.inner_text(tid("piet-turn-text")).startswith(
-            "Ann: перемога — суперник здався")
+            "Ann: перемога, партію здано")
         assert axe_serious(bob.page) == []
 
         # a correspondence game: Ann moves her seat to her other phone

@@ -454,10 +454,11 @@ def test_a_puzzle_is_solved_on_the_board(module_server: ServerProcess, phone: An
     shipped = puzzles()
     assert shipped, "no puzzles shipped"
     first = shipped[0]
-    board = read_record(first["record"]).final
+    answer = str(first["answer"])
+    board = read_record(str(first["record"])).final
     seat = board.to_move
     wrong = next(m for m in (format_move(x, brush=False) for x in legal_moves(board))
-                 if m != first["answer"].split(" !")[0])
+                 if m != answer.split(" !")[0])
     phone.goto(module_server.http)
     phone.click(tid("piet-puzzles-open"))
     phone.wait_for_selector(f"{tid('piet-puzzles')}[data-ready='1']")
@@ -472,10 +473,10 @@ def test_a_puzzle_is_solved_on_the_board(module_server: ServerProcess, phone: An
     assert axe_problems(phone) == []
     phone.click(tid("piet-puzzle-answer"))
     phone.wait_for_selector(tid("piet-puzzle-shown"))
-    assert first["answer"] in phone.inner_text(tid("piet-puzzle-shown"))
+    assert answer in phone.inner_text(tid("piet-puzzle-shown"))
     assert phone.locator(f"{tid('piet-puzzle')} .piet-cell.hinted").count() >= 1
     # the winning move solves it, and the list remembers
-    play_by_clicking(phone, first["answer"], seat)
+    play_by_clicking(phone, answer, seat)
     phone.wait_for_selector(tid("piet-puzzle-solved"))
     assert "solved" in (phone.get_attribute(tid(f"piet-puzzle-{first['id']}"), "class") or "")
     solved = phone.evaluate("JSON.parse(localStorage.getItem('atelier.piet.puzzles.solved'))")

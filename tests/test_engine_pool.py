@@ -82,7 +82,7 @@ async def test_a_computer_move_is_searched_in_another_process_while_the_loop_run
         action = await engine.run(place, "bot|T|0|0", "T", GAME.bot_action, (state, 0))
         searching = False
         await beat
-        assert action is not None and action["type"] == "move"
+        assert action is not None and action.type == "move"
         assert action == GAME.bot_action(state, 0)  # the same search, deterministic
         # where it ran: a worker process, not this one, and not this thread's
         assert engine.done_in and os.getpid() not in engine.done_in
@@ -132,8 +132,9 @@ async def test_a_worker_that_dies_answers_its_job_clearly_and_is_replaced() -> N
         assert "restarted" in failed.value.message("en")
         assert dead not in engine.workers and len(engine.workers) == 2
         again = engine.admit(PLAY, None)
-        assert (await engine.run(again, "bot|T|0|0", "T", GAME.bot_action,
-                                 (hard_position(), 0)))["type"] == "move"
+        answer = await engine.run(again, "bot|T|0|0", "T", GAME.bot_action,
+                                  (hard_position(), 0))
+        assert answer is not None and answer.type == "move"
     finally:
         engine.close()
 

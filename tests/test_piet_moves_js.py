@@ -18,6 +18,7 @@ from atelier.games.piet.ai import choose_move
 from atelier.games.piet.coach import position
 from atelier.games.piet.notation import format_move
 from atelier.games.piet.rules import OVER, PAINTING, legal_moves, new_game, play
+from atelier.jsoncheck import as_list
 
 MOVES_JS = Path(__file__).resolve().parents[1] / "src" / "atelier" / "web" / "piet" / "moves.js"
 
@@ -42,7 +43,7 @@ def cases() -> list[dict[str, object]]:
             if state.phase == PAINTING:
                 seen = position(state)
                 for move in legal_moves(state):
-                    out.append({"canvas": seen["canvases"][state.to_move],
+                    out.append({"canvas": as_list(seen["canvases"])[state.to_move],
                                 "palette": seen["palette"],
                                 "move": format_move(move, brush=False),
                                 "points": play(state, move)[1]})

@@ -93,5 +93,5 @@ async def test_piet_against_the_computer_plays_again(
     assert lobby["room"]["settings"]["opponent"] == "easy"
     assert (await ann.request({"t": "start"}))["t"] == "ack"
     st = await ann.state(lambda m: m["room"]["phase"] == "playing")
-    assert [p["computer"] for p in st["room"]["players"]] == [False, True]
+    assert [p["computer"] for p in st["room"]["players"]] == [None, "easy"]  # its level
     assert st["game"]["moves"] == [] and st["game"]["to_move"] == 0  # a fresh board

@@ -33,6 +33,7 @@ from atelier.content.meanings import (
 )
 from atelier.content.models import (
     ITEMS,
+    OBJECT,
     STRINGS_FILE,
     TEXT,
     WORD_PAIRS,
@@ -386,3 +387,17 @@ def _label(folder: Traversable) -> str:
 def stats(root: Traversable, games: Iterable[object]) -> dict[str, dict[str, dict[str, int]]]:
     """Each game's deck sizes per language (``DeckGame.deck_counts``)."""
     return {game.name: game.deck_counts(root) for game in games if isinstance(game, DeckGame)}
+
+
+def count_items(entry: Traversable, key: str) -> int:
+    """How many entries the list ``key`` of a deck file holds (0 if the file is
+    missing or not shaped so): what a game's ``deck_counts`` adds up."""
+    if not entry.is_file():
+        return 0
+    try:
+        data = json.loads(entry.read_text(encoding="utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return 0
+    fields = parsed(OBJECT, data)
+    items = parsed(ITEMS, fields.get(key)) if fields is not None else None
+    return len(items) if items is not None else 0

@@ -14,7 +14,6 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import Any
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -31,6 +30,7 @@ from atelier.games.settings import schema
 from atelier.hub import open_hub
 from atelier.i18n import LANGUAGES, catalog
 from atelier.ink.batches import BatchLog
+from atelier.jsonvalue import JSON
 from atelier.metrics import SCRAPE, MetricsServer
 from atelier.server.edge.addresses import AddressLimits, AddressPolicy, client_address
 from atelier.server.edge.budget import PendingBudget
@@ -100,7 +100,7 @@ class ServerConfig:
 class CreateRoom(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: str = Field(max_length=40)
-    settings: dict[str, Any] = Field(default_factory=dict)
+    settings: dict[str, JSON] = Field(default_factory=dict)
     language: str = Field(default="en", max_length=16)
 
 
@@ -254,7 +254,7 @@ def create_app(config: ServerConfig | None = None) -> FastAPI:
         return index()  # the client shows the table view: a spectator, large
 
     @app.get("/healthz")
-    async def healthz(request: Request) -> dict[str, Any]:
+    async def healthz(request: Request) -> dict[str, JSON]:
         rooms = rooms_of(request)
         now = time.monotonic()
         return {"ok": True, "rooms_loaded": len(rooms.loaded), "rooms_unloaded": rooms.unloaded,

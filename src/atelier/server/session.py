@@ -8,7 +8,6 @@ import logging
 import secrets
 import time
 from collections.abc import Callable
-from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -307,7 +306,7 @@ class Session:
         elif isinstance(msg, p.Act):
             action = room.model.game.actions.parse(msg.action)
 
-            def decide(r: m.RoomModel) -> tuple[LogEvent, Any]:
+            def decide(r: m.RoomModel) -> tuple[LogEvent, object]:
                 # where a guess lands on the drawing's replay, logged with it
                 mark = mark_for(r, room.ink, room.guards, action)
                 return m.decide_action(r, r.seat_of(me), action, time.time(), mark)

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field, RootModel, StrictStr, TypeAdapter, Valida
 
 from atelier.content.check import (
     Report,
+    count_items,
     dirs,
     duplicate_ids,
     missing_per_language,
@@ -80,20 +81,9 @@ def incognito_content(lang: str) -> tuple[tuple[Item, ...], tuple[Item, ...]]:
 def deck_counts(root: Traversable) -> dict[str, dict[str, int]]:
     """Words and locations, for every language."""
     decks = root / "decks" / "incognito"
-    return {lang: {kind: _count(decks / f"{lang}.json", kind) for kind in ("words", "locations")}
+    kinds = ("words", "locations")
+    return {lang: {kind: count_items(decks / f"{lang}.json", kind) for kind in kinds}
             for lang in LANGUAGES}
-
-
-def _count(entry: Traversable, key: str) -> int:
-    if not entry.is_file():
-        return 0
-    try:
-        data = json.loads(entry.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        return 0
-    fields = parsed(OBJECT, data)
-    items = parsed(ITEMS, fields.get(key)) if fields is not None else None
-    return len(items) if items is not None else 0
 
 
 def _check_items(data: Any, kind: str, limit: int, file: str, report: Report) -> list[str]:

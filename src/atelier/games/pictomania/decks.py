@@ -21,6 +21,7 @@ from atelier.content.check import (
     allowed_pairs,
     card_findings,
     confusable_words,
+    count_items,
     dirs,
     duplicate_ids,
     listed_pairs,
@@ -31,7 +32,7 @@ from atelier.content.check import (
 )
 from atelier.content.decks import LEVELS, Card, deck_folder
 from atelier.content.meanings import PAIRS_FILE, read_pairs
-from atelier.content.models import CARD, ITEMS, LEVEL_FILE, OBJECT, parsed, texts
+from atelier.content.models import CARD, LEVEL_FILE, parsed, texts
 from atelier.i18n import LANGUAGES
 
 _LEVEL_FILE = re.compile(r"level(\d+)\.json")
@@ -54,20 +55,9 @@ def pictomania_cards(lang: str) -> dict[int, tuple[Card, ...]]:
 def deck_counts(root: Traversable) -> dict[str, dict[str, int]]:
     """Cards per level, for every language."""
     decks = root / "decks" / "pictomania"
-    return {lang: {str(level): _count(decks / lang / f"level{level}.json") for level in LEVELS}
+    return {lang: {str(level): count_items(decks / lang / f"level{level}.json", "cards")
+                   for level in LEVELS}
             for lang in LANGUAGES}
-
-
-def _count(entry: Traversable) -> int:
-    if not entry.is_file():
-        return 0
-    try:
-        data = json.loads(entry.read_text(encoding="utf-8"))
-    except (ValueError, UnicodeDecodeError):
-        return 0
-    fields = parsed(OBJECT, data)
-    items = parsed(ITEMS, fields.get("cards")) if fields is not None else None
-    return len(items) if items is not None else 0
 
 
 def meaning_pairs_of(root: Traversable, report: Report) -> dict[str, list[tuple[str, str]]]:

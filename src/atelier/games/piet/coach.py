@@ -11,7 +11,6 @@ from __future__ import annotations
 import time
 import zlib
 from dataclasses import asdict
-from typing import Any
 
 from atelier.games.piet import analysis
 from atelier.games.piet.ai import DEFAULT_BUDGET as COMPUTER_BUDGET
@@ -20,6 +19,7 @@ from atelier.games.piet.board import COLOURS, Masks, colour_at
 from atelier.games.piet.notation import format_move, parse_move, read_record
 from atelier.games.piet.puzzles import load as shipped_puzzles
 from atelier.games.piet.rules import State, legal_moves
+from atelier.jsonvalue import JSON
 
 HINT_BUDGET = COMPUTER_BUDGET["hard"]
 """The hint's budget: the hard computer's (a hint is the move it would play)."""
@@ -35,7 +35,7 @@ def seed_of(record: str) -> int:
     return zlib.crc32(canonical.encode())
 
 
-def hint_job(record: str, against: str | None) -> dict[str, Any]:
+def hint_job(record: str, against: str | None) -> dict[str, JSON]:
     """The hard computer's move for the position a record ends in; with
     ``against`` (the move the player had in mind), both valued by one
     evaluation (``analysis.compare``) and a verdict that says why when the
@@ -43,7 +43,7 @@ def hint_job(record: str, against: str | None) -> dict[str, Any]:
     state = read_record(record).final
     seed = seed_of(record)
     best = analysis.hint(state, HINT_BUDGET, seed)
-    out: dict[str, Any] = {
+    out: dict[str, JSON] = {
         "move": format_move(best.move),
         "margin": best.margin,
         "exact": best.exact,
@@ -62,14 +62,14 @@ def _cells(masks: Masks, count: int) -> str:
     return "".join(COLOURS[c] if (c := colour_at(masks, i)) >= 0 else "." for i in range(count))
 
 
-def position(state: State) -> dict[str, Any]:
+def position(state: State) -> dict[str, JSON]:
     """A position as the review draws it: one character a cell, "." empty."""
     return {"palette": _cells(state.palette, 9),
             "canvases": [_cells(state.canvases[0], 16), _cells(state.canvases[1], 16)],
             "scores": list(state.scores), "phase": state.phase}
 
 
-def review_job(record: str) -> dict[str, Any]:
+def review_job(record: str) -> dict[str, JSON]:
     started = time.perf_counter()
     replayed = read_record(record)
     plies = analysis.review(record, REVIEW_BUDGET, seed_of(record))
@@ -84,16 +84,16 @@ PUZZLE_BUDGET = 120
 """A tried move's value: its margin is the solver's (puzzles are small endgames)."""
 
 
-def puzzles() -> list[dict[str, Any]]:
+def puzzles() -> list[dict[str, JSON]]:
     """The shipped puzzles (``puzzles.json``), answers included."""
     return [asdict(puzzle) for puzzle in shipped_puzzles()]
 
 
-def puzzles_job() -> dict[str, Any]:
+def puzzles_job() -> dict[str, JSON]:
     """Every puzzle's position to draw and its legal moves; not its answer."""
     out = []
     for puzzle in puzzles():
-        state = read_record(puzzle["record"]).final
+        state = read_record(str(puzzle["record"])).final
         out.append({
             "id": puzzle["id"], "record": puzzle["record"], "moves_left": puzzle["moves_left"],
             "to_move": state.to_move, "position": position(state),
@@ -103,7 +103,7 @@ def puzzles_job() -> dict[str, Any]:
     return {"puzzles": out}
 
 
-def try_job(record: str, move: str, answer: str, margin: int) -> dict[str, Any]:
+def try_job(record: str, move: str, answer: str, margin: int) -> dict[str, JSON]:
     """A move tried in a puzzle: whether it is the winning one, and what it is
     worth beside the answer."""
     state = read_record(record).final
@@ -113,6 +113,6 @@ def try_job(record: str, move: str, answer: str, margin: int) -> dict[str, Any]:
             "correct": played == answer, "best_margin": margin}
 
 
-def answer_job(answer: str, margin: int) -> dict[str, Any]:
+def answer_job(answer: str, margin: int) -> dict[str, JSON]:
     """A puzzle's answer, asked for after trying (kept out of the puzzle list)."""
     return {"answer": answer, "margin": margin}

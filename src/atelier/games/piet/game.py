@@ -167,7 +167,7 @@ HINT_COMMENT = "# hint"
 def position_key(board: State) -> str:
     """A position as one string: the same board, scores, brushes and player to move."""
     drawn = coach.position(board)
-    return "|".join([drawn["palette"], *drawn["canvases"],
+    return "|".join([str(drawn["palette"]), *as_strs(drawn["canvases"]),
                      ",".join(map(str, board.scores)), ",".join(map(str, board.brushes)),
                      str(board.brushes_on), str(board.to_move), str(board.phase)])
 

@@ -27,6 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from atelier.errors import RuleError
+from atelier.jsonvalue import JSON
 from atelier.metrics import ENGINE_JOBS, ENGINE_QUEUED, ENGINE_RUNNING, ENGINE_SECONDS
 from atelier.server.engine.queue import PLAY, STUDY, Bounds, FairQueue
 from atelier.server.engine.workers import Worker
@@ -310,7 +311,7 @@ class Engine:
             worker.kill()
         self.workers = []
 
-    def stats(self) -> dict[str, Any]:
+    def stats(self) -> dict[str, JSON]:
         return {"workers": len(self.workers),
                 "pids": [w.pid for w in self.workers],
                 "ran_in": sorted(set(self.done_in)),

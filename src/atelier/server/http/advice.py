@@ -20,6 +20,7 @@ from typing import Any, Protocol
 from starlette.requests import Request
 
 from atelier.games.core import Advice
+from atelier.jsonvalue import JSON
 from atelier.server.engine.pool import Engine, Place
 
 KEPT = 512
@@ -32,9 +33,9 @@ PURGE_EVERY = 3600.0
 class Keeper(Protocol):
     """Where answers outlive the process (the store)."""
 
-    async def load_advice(self, key: str, newer_than: float = 0.0) -> Any | None: ...
+    async def load_advice(self, key: str, newer_than: float = 0.0) -> JSON | None: ...
 
-    async def save_advice(self, key: str, data: Any) -> None: ...
+    async def save_advice(self, key: str, data: JSON) -> None: ...
 
     async def drop_advice(self, older_than: float) -> None: ...
 
@@ -46,11 +47,11 @@ class Advisor:
         self.keeper = keeper
         self.kept = kept
         self.seconds = seconds
-        self._answers: OrderedDict[str, tuple[float, Any]] = OrderedDict()
+        self._answers: OrderedDict[str, tuple[float, JSON]] = OrderedDict()
         self._saving: set[asyncio.Future[None]] = set()
         self._purged = 0.0
 
-    def cached(self, key: str) -> Any | None:
+    def cached(self, key: str) -> JSON | None:
         found = self._answers.get(key)
         if found is None:
             return None
@@ -60,7 +61,7 @@ class Advisor:
         self._answers.move_to_end(key)
         return found[1]
 
-    async def answer(self, place: Place, advice: Advice, owner: str) -> Any:
+    async def answer(self, place: Place, advice: Advice, owner: str) -> JSON:
         """The answer to ``advice``: kept, or computed in the pool with ``place``
         (given back whichever way this ends)."""
         try:
@@ -72,7 +73,9 @@ class Advisor:
                     self._keep(advice.key, known)
             if known is not None:
                 return known
-            result = await self.engine.run(place, advice.key, owner, advice.run, advice.args)
+            # Advice.run is a module-level function returning JSON (games/core.py)
+            result: JSON = await self.engine.run(place, advice.key, owner, advice.run,
+                                                 advice.args)
         finally:
             place.give_back()  # (the pool gave it back already if it ran the job)
         if self.cached(advice.key) is None:
@@ -80,14 +83,14 @@ class Advisor:
             self._save(advice.key, result)
         return result
 
-    def _save(self, key: str, answer: Any) -> None:
+    def _save(self, key: str, answer: JSON) -> None:
         if self.keeper is None:
             return
         saving = asyncio.ensure_future(self._store(key, answer))
         self._saving.add(saving)
         saving.add_done_callback(self._saving.discard)
 
-    async def _store(self, key: str, answer: Any) -> None:
+    async def _store(self, key: str, answer: JSON) -> None:
         assert self.keeper is not None
         await self.keeper.save_advice(_digest(key), answer)
         now = time.time()
@@ -95,7 +98,7 @@ class Advisor:
             self._purged = now
             await self.keeper.drop_advice(now - self.seconds)
 
-    def _keep(self, key: str, answer: Any) -> None:
+    def _keep(self, key: str, answer: JSON) -> None:
         self._answers[key] = (time.time(), answer)
         self._answers.move_to_end(key)
         while len(self._answers) > self.kept:

@@ -12,7 +12,6 @@ everyone in the room.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
@@ -29,6 +28,7 @@ from atelier.content.custom import (
 from atelier.content.decks import Card
 from atelier.errors import RuleError
 from atelier.games.core import CustomDeckGame
+from atelier.jsonvalue import JSON
 from atelier.server.http.errors import read_body
 from atelier.server.room.model import decide_settings
 from atelier.server.room.rooms import LiveRoom, Rooms
@@ -81,7 +81,7 @@ async def _body_text(request: Request) -> str:
         raise RuleError("content_not_utf8") from None
 
 
-def _summary(settings: Mapping[str, Any]) -> dict[str, Any]:
+def _summary(settings: Mapping[str, JSON]) -> dict[str, JSON]:
     cards = _room_cards(settings)
     return {
         "mode": settings.get("custom_mode", "alongside"),
@@ -90,7 +90,7 @@ def _summary(settings: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _room_cards(settings: Mapping[str, Any]) -> list[Card]:
+def _room_cards(settings: Mapping[str, JSON]) -> list[Card]:
     raw = settings.get("custom_cards") or []
     return cards_from_settings(raw) if raw else []
 
@@ -106,7 +106,7 @@ def _enough_for_instead(room: LiveRoom, cards: list[Card]) -> None:
         )
 
 
-async def _change(request: Request, room: LiveRoom, host: str, changes: dict[str, Any]) -> None:
+async def _change(request: Request, room: LiveRoom, host: str, changes: dict[str, JSON]) -> None:
     rooms: Rooms = request.app.state.rooms
     await rooms.commit(room, lambda m: (decide_settings(m, host, changes), None))
 

@@ -5,17 +5,17 @@ rules (the caller checks them); the guesses also wait for the reveal."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from atelier.ink.animate import render_animation
 from atelier.ink.replay import duration_ms
+from atelier.jsonvalue import JSON
 from atelier.server.http.pngs import RenderCache
 from atelier.server.room.marks import guesses_on
 from atelier.server.room.rooms import LiveRoom
 from atelier.store import Store
 
 
-async def timeline_json(room: LiveRoom, store: Store, key: str, seat: int) -> dict[str, Any]:
+async def timeline_json(room: LiveRoom, store: Store, key: str, seat: int) -> dict[str, JSON]:
     """``revealed`` false (and no guesses) until the game makes them public."""
     batches = list(room.ink.get(key, {}).get(seat, []))
     events = await store.load_events(room.model.code)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
@@ -20,6 +20,7 @@ from atelier.errors import RuleError, require
 from atelier.games.core import CorrespondenceGame, ScoredGame, move_seconds, result_winners
 from atelier.games.registry import get_game
 from atelier.i18n import LANGUAGES
+from atelier.jsonvalue import JSON
 from atelier.server.http.errors import read_json_model
 from atelier.server.http.qr import qr_svg
 from atelier.server.push.sender import endpoint_allowed
@@ -110,13 +111,13 @@ def _address(request: Request) -> str:
     return address
 
 
-def seat_summary(model: RoomModel, player: Player, now: float) -> dict[str, Any]:
+def seat_summary(model: RoomModel, player: Player, now: float) -> dict[str, JSON]:
     """What "My games" shows of one seat: the opponents, whose turn, the time
     left, the result. Everything here is public in the room already."""
     game, state = model.game, model.state
     seat = model.seat_of(player.id)
     others = [p.name for p in model.all_players() if p.id != player.id]
-    out: dict[str, Any] = {
+    out: dict[str, JSON] = {
         "room": model.code, "game": game.name, "phase": model.phase, "seat": seat,
         "name": player.name, "opponents": others, "your_turn": False, "deadline": None,
         "move_days": model.settings.get("move_days"), "result": None,
@@ -124,9 +125,9 @@ def seat_summary(model: RoomModel, player: Player, now: float) -> dict[str, Any]
     }
     if model.phase == "playing" and isinstance(game, CorrespondenceGame):
         out["your_turn"] = seat is not None and game.seat_to_move(state) == seat
-        out["deadline"] = game.deadline(state)
-        out["seconds_left"] = (None if out["deadline"] is None
-                               else max(0.0, out["deadline"] - now))
+        deadline = game.deadline(state)
+        out["deadline"] = deadline
+        out["seconds_left"] = None if deadline is None else max(0.0, deadline - now)
     if model.phase == "over" and state is not None and seat is not None:
         scores = game.final_scores(state) if isinstance(game, ScoredGame) else []
         won = result_winners(game, state, scores)
@@ -150,7 +151,7 @@ async def my_games(request: Request) -> Response:
     if refusal is not None:
         raise refusal
     now = time.time()
-    found: list[dict[str, Any]] = []
+    found: list[dict[str, JSON]] = []
     for ref in body.seats:
         code = normal_code(ref.room)
         if not valid_code(code):

@@ -12,7 +12,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable
-from typing import Any, Generic, TypeVar
+from typing import Generic, TypeVar
 
 from atelier.errors import RuleError
 from atelier.games.actions import Action
@@ -128,7 +128,7 @@ class InkIntake(Generic[R]):
         """Awaited before the player's next message is read, so "I drew, now I
         take a token" arrives in that order."""
 
-        def decide(m: RoomModel) -> tuple[LogEvent, Any]:
+        def decide(m: RoomModel) -> tuple[LogEvent, object]:
             return decide_action(m, SYSTEM, action, time.time())
 
         try:

@@ -6,9 +6,9 @@ ends. Live games send none: both players are there."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 from atelier.games.core import SYSTEM, CorrespondenceGame, move_seconds, result_winners
+from atelier.jsonvalue import JSON
 from atelier.server.room.model import RoomModel
 
 QUARTER = 0.25
@@ -34,7 +34,7 @@ def _seat_player(model: RoomModel, seat: int | None) -> str | None:
     return None if pid.startswith("c") else pid  # computers get no nudge
 
 
-def after_event(model: RoomModel, seq: int, kind: str, data: dict[str, Any]) -> list[Nudge]:
+def after_event(model: RoomModel, seq: int, kind: str, data: dict[str, JSON]) -> list[Nudge]:
     """The pushes event ``seq`` (already applied to ``model``) calls for."""
     game = model.game
     if not correspondence(model) or not isinstance(game, CorrespondenceGame):

@@ -19,6 +19,7 @@ import aiohttp
 from py_vapid import Vapid
 
 from atelier.i18n import translate
+from atelier.jsonvalue import JSON
 from atelier.server.push import nudges, sender
 from atelier.server.room.model import RoomModel
 from atelier.store.push import PushStore
@@ -84,7 +85,7 @@ class PushService:
 
     # -- when --------------------------------------------------------------------
 
-    def committed(self, model: RoomModel, seq: int, kind: str, data: dict[str, Any]) -> None:
+    def committed(self, model: RoomModel, seq: int, kind: str, data: dict[str, JSON]) -> None:
         """An event this process committed: its pushes go out."""
         if self.stopped:
             return

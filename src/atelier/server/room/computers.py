@@ -80,7 +80,7 @@ class Computers:
                     continue
 
                 def decide(m: RoomModel, seat: int = seat, seq: int = seq,
-                           action: Action = action) -> tuple[LogEvent, Any]:
+                           action: Action = action) -> tuple[LogEvent, object]:
                     if m.seq != seq:
                         raise RuleError("busy")  # the game moved on while it thought
                     return decide_action(m, seat, action, time.time())

@@ -16,12 +16,12 @@ backs of the cards) but the verdicts are, so the whole timeline waits.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from atelier.games.actions import Action
 from atelier.games.core import GuessTimelineGame
 from atelier.ink.guard import InkGuard
 from atelier.ink.replay import MAX_GAP_MS, timeline
+from atelier.jsonvalue import JSON
 from atelier.server.room.model import RoomModel
 from atelier.server.room.views import drawing_key
 from atelier.store import EventRow
@@ -30,7 +30,7 @@ from atelier.store import EventRow
 def mark_for(
     model: RoomModel, batches: Mapping[str, Mapping[int, Sequence[bytes]]],
     guards: dict[tuple[str, int], InkGuard], action: Action,
-) -> dict[str, Any] | None:
+) -> dict[str, JSON] | None:
     """The mark to log with ``action``, if it marks a drawing of the current key."""
     game = model.game
     key = drawing_key(model)
@@ -54,7 +54,7 @@ def replay_ms(drawing: Sequence[bytes], n: int, max_gap_ms: int = MAX_GAP_MS) ->
 
 def guesses_on(
     model: RoomModel, events: Sequence[EventRow], key: str, seat: int, drawing: Sequence[bytes]
-) -> list[dict[str, Any]] | None:
+) -> list[dict[str, JSON]] | None:
     """The guesses on one drawing with their place on its replay, or None while
     the game keeps them secret (the round is not revealed yet)."""
     game = model.game
@@ -67,7 +67,7 @@ def guesses_on(
     if verdicts is None:
         return None
     by_guesser = {v["by"]: v for v in verdicts}
-    out: list[dict[str, Any]] = []
+    out: list[dict[str, JSON]] = []
     for row in events:
         if row.kind == "started":  # a game played again in the room reuses its keys
             out = []

@@ -414,7 +414,8 @@ def removable(room: RoomModel) -> bool:
     return isinstance(room.game, RemovableSeats) and room.game.seats_removable
 
 
-def decide_leave(room: RoomModel, player_id: str | None, now: float = 0.0) -> tuple[LogEvent, Any]:
+def decide_leave(room: RoomModel, player_id: str | None,
+                 now: float = 0.0) -> tuple[LogEvent, object]:
     require(room.player(player_id) is not None, "not_joined")
     if room.phase == "playing" and removable(room):
         return _remove(room, player_id, now, "self")
@@ -425,7 +426,7 @@ def decide_leave(room: RoomModel, player_id: str | None, now: float = 0.0) -> tu
 
 
 def _remove(room: RoomModel, player_id: str | None, now: float,
-            by: events.By) -> tuple[LogEvent, Any]:
+            by: events.By) -> tuple[LogEvent, object]:
     seat = room.seat_of(player_id)
     require(seat is not None, "not_a_player")
     assert seat is not None and player_id is not None
@@ -434,7 +435,7 @@ def _remove(room: RoomModel, player_id: str | None, now: float,
 
 
 def decide_remove(room: RoomModel, player_id: str | None, target: str,
-                  now: float) -> tuple[LogEvent, Any]:
+                  now: float) -> tuple[LogEvent, object]:
     """The host takes a player out of a running game (``kick`` while playing)."""
     _require_host(room, player_id)
     require(room.phase == "playing" and removable(room), "game_started")
@@ -451,7 +452,7 @@ def absent_seats(room: RoomModel, online: set[str]) -> list[int]:
 
 
 def decide_go_on(room: RoomModel, player_id: str | None, online: set[str],
-                 now: float) -> tuple[LogEvent, Any]:
+                 now: float) -> tuple[LogEvent, object]:
     """The host goes on without the absent players: the game treats them as done
     for this phase (it refuses while anyone present is still busy)."""
     _require_host(room, player_id)
@@ -509,7 +510,7 @@ def agreed_settings(room: RoomModel) -> dict[str, JSON]:
 
 
 def decide_kick(room: RoomModel, player_id: str | None, target: str,
-                now: float = 0.0) -> tuple[LogEvent, Any]:
+                now: float = 0.0) -> tuple[LogEvent, object]:
     """In the lobby the player leaves the room; in a running drawing game their
     seat is removed from the game (``decide_remove``)."""
     if room.phase == "playing":
@@ -578,7 +579,7 @@ def decide_again(room: RoomModel, player_id: str | None) -> LogEvent:
 
 
 def decide_action(room: RoomModel, seat: int | None, action: Action, now: float,
-                  mark: dict[str, JSON] | None = None) -> tuple[events.Acted, Any]:
+                  mark: dict[str, JSON] | None = None) -> tuple[events.Acted, object]:
     """The action event and the state it leads to; ``mark``: where a guess lands
     on the drawing's replay (room/marks.py), logged with it."""
     require(room.phase == "playing", "not_playing")
@@ -586,8 +587,9 @@ def decide_action(room: RoomModel, seat: int | None, action: Action, now: float,
     assert seat is not None
     state = room.game.apply(room.state, seat, action, now)
     # A mark is logged only with the actions that have one (the stored shape).
-    marked: dict[str, Any] = {} if mark is None else {"mark": mark}
-    return events.Acted(seat=seat, action=as_json(action), now=now, **marked), state
+    if mark is None:
+        return events.Acted(seat=seat, action=as_json(action), now=now), state
+    return events.Acted(seat=seat, action=as_json(action), now=now, mark=mark), state
 
 
 def decide_transfer(room: RoomModel, player_id: str | None, transfer_hash: str) -> LogEvent:
@@ -610,12 +612,12 @@ def decide_claim(room: RoomModel, transfer: str, token_hash: str) -> LogEvent:
     return events.SeatMoved(player=found.id, token_hash=token_hash)
 
 
-def decide_next(room: RoomModel, player_id: str | None, now: float) -> tuple[LogEvent, Any]:
+def decide_next(room: RoomModel, player_id: str | None, now: float) -> tuple[LogEvent, object]:
     _require_host(room, player_id)
     return decide_action(room, SYSTEM, System(type="advance"), now)
 
 
-Decision = Callable[[RoomModel], tuple[LogEvent, Any]]
+Decision = Callable[[RoomModel], tuple[LogEvent, object]]
 """Decides a change on the room as it is now: the event to log (typed until
 the store writes it) and the game state it leads to, if the game changed."""
 Room = TypeVar("Room")

@@ -12,9 +12,6 @@ leave memory when nobody has been connected for a while.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import ctypes
-import gc
 import logging
 import secrets
 import time
@@ -25,19 +22,17 @@ from atelier.errors import RuleError
 from atelier.games.core import Game
 from atelier.hub import Hub, HubMessage
 from atelier.ink.guard import restore
+from atelier.jsonvalue import JSON
 from atelier.metrics import COMMIT_SECONDS, STORE_ERRORS
 from atelier.server.engine.pool import Engine
 from atelier.server.ink.intake import MAX_DRAWING_BYTES, MAX_ROOM_INK_BYTES, InkIntake
-from atelier.server.push.nudges import wake_at
 from atelier.server.push.service import PushService
 from atelier.server.room import events, fanout, views
 from atelier.server.room.computers import Computers
-from atelier.server.room.connection import Connection
 from atelier.server.room.deadlines import Deadlines
 from atelier.server.room.events import Left, LogEvent, Removed
+from atelier.server.room.hubsync import HubSync
 from atelier.server.room.live_room import (
-    CREATOR,
-    HOLD_RENEW,
     LiveRoom,
     new_code,
     normal_code,
@@ -46,37 +41,20 @@ from atelier.server.room.live_room import (
 from atelier.server.room.model import (
     Decision,
     RoomModel,
-    decide_unclaimed_host,
     refuse_agreements,
     replay_log,
 )
+from atelier.server.room.presence import CREATOR_WAIT, Presence
+from atelier.server.room.upkeep import IDLE_SECONDS, SCAN_SECONDS, Upkeep
 from atelier.store import CLOSED, Conflict, Store
 
-__all__ = ["CREATOR_WAIT", "IDLE_SECONDS", "LiveRoom", "Rooms", "normal_code"]
+__all__ = ["CREATOR_WAIT", "IDLE_SECONDS", "SCAN_SECONDS", "LiveRoom", "Rooms", "normal_code"]
 
 log = logging.getLogger(__name__)
 
 STOP_SECONDS = 8.0  # a clean stop's budget for writing what is pending
-IDLE_SECONDS = 600.0  # a room nobody is connected to leaves memory after this long
-CREATOR_WAIT = 90.0
-"""Seconds the host role waits for a room's creator whose connection closed
-before they sat down (a phone that went to another app to share the link)."""
 COMMIT_RETRIES = 30
-CLOSE_GONE = 4404  # as session.CLOSE_UNKNOWN_ROOM: the client stops reconnecting
-RELEASE_AFTER = 50  # unloading this many rooms at once is worth a collection and a trim
-SCAN_SECONDS = 60.0
-"""How often the store is asked for correspondence games due (a quarter-time
-push or a loss on time) whose room is out of memory, or held by a machine that
-went away."""
 
-
-
-def release_memory() -> None:
-    """Collect, then hand the C heap's free pages back to the system (glibc only):
-    otherwise the process keeps its peak size after many rooms leave."""
-    gc.collect()
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL("libc.so.6").malloc_trim(0)
 
 
 def _status(kind: str, model: RoomModel, state: Any) -> str | None:
@@ -90,7 +68,11 @@ def _status(kind: str, model: RoomModel, state: Any) -> str | None:
     return None
 
 
-class Rooms:
+class Rooms(Upkeep, Presence, HubSync):
+    """The rooms this process holds: loading, caching and the one path for changes
+    here; unloading and the due-game scan (upkeep), connections (presence) and
+    other processes' notices (hubsync) in their own modules."""
+
     def __init__(self, store: Store, hub: Hub, games: Callable[[str], Game[Any]],
                  owns: Callable[[str], bool] | None = None,
                  idle_seconds: float = IDLE_SECONDS,
@@ -168,7 +150,7 @@ class Rooms:
 
     # -- creating and loading ---------------------------------------------------
 
-    async def create(self, game_name: str, settings: dict[str, Any], language: str,
+    async def create(self, game_name: str, settings: dict[str, JSON], language: str,
                      host_key_hash: str | None = None) -> str:
         game = self.games(game_name)
         refuse_agreements(game, settings)
@@ -244,103 +226,6 @@ class Rooms:
                 room.presence[(key, seat)] = presence
         return room
 
-    # -- correspondence games out of memory ----------------------------------------
-
-    async def _scan_loop(self) -> None:
-        while True:
-            try:
-                await self.load_due()
-            except Exception:
-                log.exception("looking for due rooms failed")
-            await asyncio.sleep(self.scan_seconds)
-
-    async def load_due(self) -> int:
-        """Load the rooms this process owns whose next moment to act on has come
-        (loading arms their push and deadline timers, which are then due); a
-        restart, an unload or a machine gone never loses a loss on time."""
-        found = 0
-        for code in await self.store.rooms_due(time.time()):
-            if code in self.loaded or not self.owns(code):
-                continue
-            try:
-                await self.get(code)
-                found += 1
-            except Exception:
-                log.exception("due room %s could not be loaded", code)
-        return found
-
-    async def _write_wake(self, room: LiveRoom) -> None:
-        """Keep the room's next moment to act on in the store, when it changed."""
-        wake = wake_at(room.model)
-        if wake is None and room.code not in self._wakes:
-            return  # a live game: nothing to find it by
-        if self._wakes.get(room.code, -1.0) != wake:
-            await self.store.set_wake(room.code, wake)
-            self._wakes[room.code] = wake
-
-    # -- unloading idle rooms -------------------------------------------------------
-
-    async def _sweep_loop(self) -> None:
-        every = min(30.0, max(0.05, self.idle_seconds / 4))
-        while True:
-            await asyncio.sleep(every)
-            try:
-                await self.drop_closed()
-                self.unload_idle()
-            except Exception:
-                log.exception("unloading idle rooms failed")
-
-    async def drop_closed(self) -> int:
-        """Let go of the loaded rooms an operator closed meanwhile (``atelier rooms
-        close`` writes to the store only): their sockets are told the room is gone."""
-        closed = await self.store.closed_among(sorted(self.loaded))
-        for code in closed:
-            room = self.loaded.pop(code, None)
-            if room is None:
-                continue
-            self.deadlines.unloading(room)
-            self._hold(room, held=False)
-            for conn in list(room.conns):
-                conn.send(views.error_message(RuleError("unknown_room", room=code), conn.lang))
-                conn.close(CLOSE_GONE, "room closed")
-            log.info("room %s closed by an operator", code)
-        return len(closed)
-
-    def unload_idle(self, now: float | None = None) -> int:
-        """Drop the rooms nobody has been connected to for ``idle_seconds``; their
-        log brings them back on the next visit. A room stays while anything is
-        under way in it (a commit, a computer thinking, ink not yet written).
-        A room with a deadline gets a wake-up that loads it back when it is due."""
-        now = time.monotonic() if now is None else now
-        unwritten = self.ink.unwritten()
-        gone = 0
-        for code, room in list(self.loaded.items()):
-            if (room.conns or now - room.active_at < self.idle_seconds or room.busy()
-                    or code in unwritten or self._in_last_quarter(room)):
-                continue
-            self.deadlines.unloading(room)
-            self.push.forget(code)
-            self._wakes.pop(code, None)
-            self._hold(room, held=False)
-            del self.loaded[code]
-            self.unloaded += 1
-            gone += 1
-            log.debug("room %s unloaded after %.0f s without a connection",
-                      code, now - room.active_at)
-        if gone:
-            log.info("unloaded %d idle room%s (%d still loaded)",
-                     gone, "" if gone == 1 else "s", len(self.loaded))
-            if gone >= RELEASE_AFTER:
-                release_memory()
-        return gone
-
-    @staticmethod
-    def _in_last_quarter(room: LiveRoom) -> bool:
-        """A correspondence game in its turn's last quarter stays loaded until
-        its deadline (the due-room scan would only load it again)."""
-        wake = wake_at(room.model)
-        return wake is not None and wake <= time.time()
-
     # -- the one path for changes -------------------------------------------------
 
     async def commit(self, room: LiveRoom, decide: Decision) -> LogEvent:
@@ -395,13 +280,6 @@ class Rooms:
         self.after_change(room, local=True, event=event)
         self.push.committed(room.model, seq, kind, data)
 
-    async def _catch_up(self, room: LiveRoom) -> bool:
-        """Apply events other processes appended; True if there were any."""
-        rows = await self.store.load_events(room.code, after=room.model.seq)
-        for row in rows:
-            room.model.apply_event(row.seq, row.kind, row.data)
-        return bool(rows)
-
     def after_change(self, room: LiveRoom, local: bool, event: LogEvent | None = None) -> None:
         room.active_at = time.monotonic()
         # "kicked" tells a player's connections the host removed them; one who
@@ -422,105 +300,3 @@ class Rooms:
         if local:
             self.computers.wake(room)
 
-    # -- connections -------------------------------------------------------------
-
-    def attach(self, room: LiveRoom, conn: Connection, player_id: str | None) -> None:
-        conn.player_id = player_id
-        room.conns.add(conn)
-        room.cache.changed()
-        room.active_at = time.monotonic()
-        conn.send(views.welcome_message(room.model, player_id))
-        if conn.creator:
-            room.creator_left_at = None
-            if room.host_timer is not None:
-                room.host_timer.cancel()
-                room.host_timer = None
-        self._recount_online(room)
-        fanout.push_states(room)
-
-    def detach(self, room: LiveRoom, conn: Connection) -> None:
-        if conn not in room.conns:
-            return
-        room.conns.discard(conn)
-        room.cache.forget(conn)
-        room.active_at = time.monotonic()
-        self._recount_online(room)
-        fanout.push_states(room)
-        if conn.creator and conn.player_id is None and CREATOR not in room.online():
-            # the creator's last connection closed before they sat down: the host
-            # role waits a while for them, then goes to the first player seated
-            room.creator_left_at = time.monotonic()
-            if room.host_timer is not None:
-                room.host_timer.cancel()
-            room.host_timer = asyncio.get_running_loop().call_later(
-                self.creator_wait + 0.05, lambda: self._spawn(self.settle_host(room)))
-
-    async def settle_host(self, room: LiveRoom) -> None:
-        """A room with players and no host, whose creator it no longer waits for
-        (gone a while, or not here after a restart): the first seated is host."""
-        model = room.model
-        if (self.loaded.get(model.code) is not room or model.host is not None
-                or not model.players or room.creator_waits(self.creator_wait)):
-            return
-        try:
-            await self.commit(room, lambda r: (decide_unclaimed_host(r), None))
-        except RuleError:
-            pass  # someone became host meanwhile
-        except Exception:
-            log.exception("handing the host role on failed in room %s", model.code)
-
-    def _recount_online(self, room: LiveRoom) -> None:
-        online = fanout.recount_online(room)
-        if online is not None and self.hub.shared:
-            self._spawn(self.hub.publish(
-                HubMessage(room.code, "presence", self.hub.origin, {"online": sorted(online)})
-            ))
-
-    # -- other processes ------------------------------------------------------------
-    # Routing by room code (workers.py, docs/deploy.md) gives a room one process,
-    # so its ink need not cross to any other. Processes say which rooms they
-    # hold ("hold" notices, renewed); a room's ink is published only while
-    # another process holds it too (a room moving machine with players on it).
-
-    def _hold(self, room: LiveRoom, held: bool, answer: bool = False) -> None:
-        if self.hub.shared:
-            self._spawn(self.hub.publish(HubMessage(
-                room.code, "hold", self.hub.origin, {"held": held, "answer": answer})))
-
-    async def _hold_loop(self) -> None:
-        while True:
-            await asyncio.sleep(HOLD_RENEW)
-            for room in list(self.loaded.values()):
-                self._hold(room, held=True, answer=True)
-
-    async def on_hub(self, msg: HubMessage) -> None:
-        room = self.loaded.get(msg.room)
-        if room is None:
-            return
-        if msg.kind == "hold" and not msg.meta["held"]:
-            room.holders.pop(msg.origin, None)
-            return
-        # any notice about the room says its sender holds it
-        known = msg.origin in room.holders
-        room.holders[msg.origin] = time.monotonic()
-        if msg.kind == "hold":
-            if not known and not msg.meta.get("answer"):
-                self._hold(room, held=True, answer=True)  # so the newcomer knows of us
-            return
-        if msg.kind == "event":
-            async with room.lock:
-                seq = int(msg.meta["seq"])
-                if seq == room.model.seq + 1:
-                    room.model.apply_event(seq, msg.meta["kind"], msg.meta["data"])
-                elif seq > room.model.seq:
-                    await self._catch_up(room)
-                else:
-                    return
-            self.after_change(room, local=False,
-                              event=events.parse(msg.meta["kind"], msg.meta["data"]))
-        elif msg.kind == "ink":
-            self.ink.from_hub(room, msg.meta["key"], int(msg.meta["seat"]),
-                              int(msg.meta["n"]), msg.data)
-        elif msg.kind == "presence":
-            room.remote_online[msg.origin] = set(msg.meta["online"])
-            fanout.push_states(room)

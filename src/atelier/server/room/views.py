@@ -12,6 +12,7 @@ from typing import Any, cast
 
 from atelier.errors import RuleError
 from atelier.games.core import DrawingGame, agreements
+from atelier.jsonvalue import JSON
 from atelier.server.room.model import COLOUR_HEX, Player, RoomModel
 from atelier.server.wire.protocol import PROTOCOL_VERSION
 
@@ -55,7 +56,7 @@ def ink_rights(room: RoomModel, seat: int | None) -> tuple[bool, list[str]]:
     return bool(game.may_draw(room.state, seat)), sorted(game.ink_tools(room.state, seat))
 
 
-def public_player(p: Player, connected: bool) -> dict[str, Any]:
+def public_player(p: Player, connected: bool) -> dict[str, JSON]:
     return {
         "id": p.id,
         "name": p.name,
@@ -69,7 +70,7 @@ def public_player(p: Player, connected: bool) -> dict[str, Any]:
     }
 
 
-def room_summary(room: RoomModel, online: set[str], spectators: int) -> dict[str, Any]:
+def room_summary(room: RoomModel, online: set[str], spectators: int) -> dict[str, JSON]:
     return {
         "code": room.code,
         "game": room.game.name,
@@ -133,13 +134,13 @@ def joined_message(room: RoomModel, player: Player, token: str) -> str:
     )
 
 
-def error_body(err: RuleError, lang: str) -> dict[str, Any]:
+def error_body(err: RuleError, lang: str) -> dict[str, JSON]:
     """A refusal as every client reads it, over HTTP and (with ``"t"``) the socket."""
     return {"code": err.code, "message": err.message(lang), "params": err.params}
 
 
 def error_message(err: RuleError, lang: str, msg_id: int | None = None) -> str:
-    body: dict[str, Any] = {"t": "error", **error_body(err, lang)}
+    body: dict[str, JSON] = {"t": "error", **error_body(err, lang)}
     if msg_id is not None:
         body["id"] = msg_id
     return json.dumps(body, default=str)

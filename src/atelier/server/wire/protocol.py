@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
 from atelier.errors import RuleError
 from atelier.jsoncheck import is_int
+from atelier.jsonvalue import JSON
 
 PROTOCOL_VERSION = 1
 MAX_TEXT_BYTES = 16 * 1024
@@ -61,7 +62,7 @@ class Lang(_Msg):
 
 class Settings(_Msg):
     t: Literal["settings"]
-    settings: dict[str, Any]
+    settings: dict[str, JSON]
 
 
 class Kick(_Msg):
@@ -92,7 +93,7 @@ class GoOn(_Msg):
 
 class Act(_Msg):
     t: Literal["act"]
-    action: dict[str, Any]
+    action: dict[str, JSON]
 
 
 class Agree(_Msg):

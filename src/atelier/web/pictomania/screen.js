@@ -289,7 +289,7 @@ export class PictomaniaScreen extends DrawingScreen {
           h(
             "span",
             {
-              class: `secret-text ${me.word.length > 12 ? "long" : ""}`,
+              class: `secret-text ${me.word.length > 22 ? "long longer" : me.word.length > 12 ? "long" : ""}`,
               lang: view.language,
               dataset: { number: String(me.number), letter: me.letter ?? "" },
             },
