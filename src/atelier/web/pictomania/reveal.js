@@ -163,7 +163,16 @@ export class Reveal {
       replace(
         word,
         h("span", { class: "secret-code" }, `${cardMark(view, d.letter)}${d.letter ? " " : ""}${d.number}`),
-        h("span", { class: "stack-word-text", testid: "stack-word", lang: deckLanguage() }, wholeWords(d.word)),
+        h(
+          "span",
+          {
+            class: `stack-word-text ${d.word.length > 20 ? "long" : ""}`,
+            testid: "stack-word",
+            lang: deckLanguage(),
+            title: d.word, // whole, where a very long word is cut short on the TV
+          },
+          wholeWords(d.word),
+        ),
         d.void ? h("span", { class: "badge void-badge" }, t("pm.void")) : null,
       );
       const visible = shownSteps.filter((s) => s.seat === d.seat && s.guess >= 0).length;
