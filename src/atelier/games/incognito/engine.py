@@ -205,10 +205,6 @@ def deadline(state: State) -> float | None:
     return _due(state)
 
 
-def is_over(state: State) -> bool:
-    return state.phase == OVER
-
-
 # --- actions -----------------------------------------------------------------------------
 
 

@@ -68,14 +68,14 @@ class HubSync:
         if msg.kind == "event":
             async with room.lock:
                 seq = int(msg.meta["seq"])
-                if seq == room.model.seq + 1:
-                    room.model.apply_event(seq, msg.meta["kind"], msg.meta["data"])
+                if seq == room.model.seq + 1:  # parsed once: applied, then announced
+                    event = room.model.apply_event(seq, msg.meta["kind"], msg.meta["data"])
                 elif seq > room.model.seq:
                     await self._catch_up(room)
+                    event = events.parse(msg.meta["kind"], msg.meta["data"])
                 else:
                     return
-            self.after_change(room, local=False,
-                              event=events.parse(msg.meta["kind"], msg.meta["data"]))
+            self.after_change(room, local=False, event=event)
         elif msg.kind == "ink":
             self.ink.from_hub(room, msg.meta["key"], int(msg.meta["seat"]),
                               int(msg.meta["n"]), msg.data)

@@ -204,14 +204,16 @@ class RoomModel:
 
     # -- the one place events take effect -------------------------------------
 
-    def apply_event(self, seq: int, kind: str, data: dict[str, JSON]) -> None:
+    def apply_event(self, seq: int, kind: str, data: dict[str, JSON]) -> LogEvent | None:
         """Apply logged event ``seq`` as the log keeps it (a restart, another
-        process's event); a kind this release does not know changes nothing."""
+        process's event) and return it parsed; a kind this release does not know
+        changes nothing."""
         event = events.parse(kind, data)
         if event is None:
             self.seq = seq
         else:
             self.apply(seq, event)
+        return event
 
     def apply(self, seq: int, event: events.LogEvent, state: object = None) -> None:
         """Apply event ``seq``. ``state``: the next game state when the caller has
