@@ -2,12 +2,22 @@
 gets its binary ink frames gathered for up to ``BUNDLE_SECONDS`` and sent as one
 message. With six players drawing, each socket would otherwise carry a hundred
 tiny messages a second, and every message costs the server (and the phone) far
-more than its bytes."""
+more than its bytes.
+
+The same tick writes the ink ahead of the relay: no batch reaches another
+screen before it is in the store's write, so a server killed at any moment
+comes back with every stroke anyone saw (docs/performance.md, "What anyone saw
+survives"). Each tick the bundles are flushed into their connections, which
+hold ink while some of it is not stored yet (``Connection.held``); then the
+tick's write starts, and once it is done the held messages go out."""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Protocol
 
 from atelier.server.wire.per_loop import PerLoop
 
@@ -21,14 +31,17 @@ BUNDLE_MAX_BYTES = 32 * 1024
 
 class Bundle:
     """One connection's ink waiting to go: each frame after its u16 length, as
-    bundles carry it. ``put`` sends a finished bundle (the connection's queue)."""
+    bundles carry it. ``put`` sends a finished bundle (the connection's queue);
+    ``tick`` takes one at the bundle tick, to go out after the tick's write."""
 
-    __slots__ = ("_bundler", "frames", "put", "size")
+    __slots__ = ("_bundler", "frames", "put", "size", "tick")
 
-    def __init__(self, put: Callable[[bytes], None]) -> None:
+    def __init__(self, put: Callable[[bytes], None],
+                 tick: Callable[[bytes], None] | None = None) -> None:
         self.frames: list[bytes] = []
         self.size = 0  # of frames added one by one (``add``)
         self.put = put
+        self.tick = tick or put
         self._bundler: Bundler | None = None  # this loop's, looked up once
 
     def add(self, prefixed: bytes) -> None:
@@ -44,38 +57,90 @@ class Bundle:
         if self.size >= BUNDLE_MAX_BYTES:
             self.flush()
 
-    def flush(self) -> None:
+    def flush(self, at_tick: bool = False) -> None:
         """Send the gathered ink as one bundle, or several if it is larger than
-        ``BUNDLE_MAX_BYTES``."""
+        ``BUNDLE_MAX_BYTES``; ``at_tick``: through ``tick``."""
         frames = self.frames
         if frames:
+            put = self.tick if at_tick else self.put
             whole = b"".join(frames)
             if len(whole) <= BUNDLE_MAX_BYTES:
-                self.put(whole)
+                put(whole)
             else:
                 part: list[bytes] = []
                 size = 0
                 for entry in frames:
                     if part and size + len(entry) > BUNDLE_MAX_BYTES:
-                        self.put(b"".join(part))
+                        put(b"".join(part))
                         part, size = [], 0
                     part.append(entry)
                     size += len(entry)
-                self.put(b"".join(part))
+                put(b"".join(part))
         frames.clear()  # the same list: a room's relay holds its append
         self.size = 0
+
+
+class Holder(Protocol):
+    """A connection that holds messages until the ink they may carry is stored."""
+
+    def release(self, done: int) -> bool:
+        """Send what waited for writes up to ``done``; True once nothing is held."""
+        ...
+
+
+class Sender(Protocol):
+    """A connection as the tick sends it a bundle once the ink in it is stored."""
+
+    def send_out(self, message: bytes) -> None: ...
+
+
+class _Waiter:
+    """One ``Bundler.stored`` call as a holder."""
+
+    __slots__ = ("done", "need")
+
+    def __init__(self, need: int, done: asyncio.Future[None]) -> None:
+        self.need = need
+        self.done = done
+
+    def release(self, done: int) -> bool:
+        if done < self.need:
+            return False
+        if not self.done.done():
+            self.done.set_result(None)
+        return True
+
+
+log = logging.getLogger(__name__)
 
 
 class Bundler:
     """Flushes gathered ink on one shared timer, so a busy server wakes once per
     interval rather than once per connection: bundles that gathered ink one
     frame at a time (``Bundle.add``), and groups that gathered it for many
-    connections at once (a room's live ink, ``relay.relay_ink``)."""
+    connections at once (a room's live ink, ``relay.relay_ink``).
+
+    It also keeps ink behind the store (the module's docstring). Writes are
+    numbered: ``gen`` is the last one asked for, ``done`` the last one finished,
+    and ``dirty`` says ink was taken since ``gen`` was asked for. The bundles a
+    tick flushes wait in ``out`` for the tick's write; any other message that
+    may carry ink waits, in its connection, for write ``gen + dirty``
+    (``Connection.held``), as does everything sent to that connection after it."""
 
     def __init__(self) -> None:
         self.waiting: set[Bundle] = set()
         self.groups: list[Callable[[], None]] = []
         self.timer: asyncio.TimerHandle | None = None
+        self.writers: list[Callable[[], Awaitable[object]]] = []
+        """Each ink intake's flush (writes every batch it has taken, in order)."""
+        self.dirty = False
+        self.gen = 0
+        self.done = 0
+        self.out: list[tuple[Sender, bytes]] = []
+        """The bundles of the tick under way, each for its connection."""
+        self._outs: deque[tuple[int, list[tuple[Sender, bytes]]]] = deque()
+        self.holders: set[Holder] = set()
+        self._writing: asyncio.Task[None] | None = None
 
     def add(self, bundle: Bundle) -> None:
         self.waiting.add(bundle)
@@ -88,14 +153,70 @@ class Bundler:
         if self.timer is None:
             self.timer = asyncio.get_running_loop().call_later(BUNDLE_SECONDS, self.flush)
 
+    def hold(self, holder: Holder) -> None:
+        """``holder`` waits for a write: make sure one comes."""
+        self.holders.add(holder)
+        if self.timer is None:
+            self.timer = asyncio.get_running_loop().call_later(BUNDLE_SECONDS, self.flush)
+
+    async def stored(self) -> None:
+        """Wait until every batch taken so far is in the store."""
+        if self.dirty or self.done < self.gen:
+            done = asyncio.get_running_loop().create_future()
+            self.hold(_Waiter(self.gen + self.dirty, done))
+            await done
+
     def flush(self) -> None:
+        """The tick: every bundle into ``out`` (``Bundle.flush(at_tick=True)``),
+        then the write of the ink taken so far, then ``out`` goes."""
         self.timer = None
         groups, self.groups = self.groups, []
         for flush_group in groups:
             flush_group()
         waiting, self.waiting = self.waiting, set()
         for bundle in waiting:
-            bundle.flush()
+            bundle.flush(True)
+        if self.dirty:
+            self.dirty = False
+            self.gen += 1
+        out, self.out = self.out, []
+        if out:
+            self._outs.append((self.gen, out))
+        if self._writing is None:
+            if self.done < self.gen:
+                self._writing = asyncio.get_running_loop().create_task(self._write())
+            else:
+                self._release()
+
+    async def _write(self) -> None:
+        """Write until every write asked for is done, releasing after each. A
+        failed write is logged and retried by its intake; what waited for it
+        goes out all the same (relaying stops for no store outage)."""
+        try:
+            while self.done < self.gen:
+                target = self.gen
+                for write in list(self.writers):
+                    try:
+                        await write()
+                    except Exception:
+                        log.exception("ink write ahead of the relay failed")
+                self.done = target
+                self._release()
+        finally:
+            self._writing = None
+
+    def _release(self) -> None:
+        """Send what waited for writes up to ``done``: the ticks' bundles first
+        (a connection's later messages were held behind them), then the held."""
+        done, outs = self.done, self._outs
+        while outs and outs[0][0] <= done:
+            for conn, message in outs.popleft()[1]:
+                conn.send_out(message)
+        holders = self.holders
+        if holders:
+            for holder in list(holders):
+                if holder.release(done):
+                    holders.discard(holder)
 
 
 bundler = PerLoop(Bundler)

@@ -1,6 +1,7 @@
-"""Ink coming in: each batch checked, kept in its room, relayed at once, written
-to the store every ``INK_FLUSH_SECONDS``, and the rules told when a canvas
-turns blank or not (for the games that ask).
+"""Ink coming in: each batch checked, kept in its room, gathered for the other
+screens, written to the store on the bundle tick before anyone is sent it
+(``bundles.Bundler``; and every ``INK_FLUSH_SECONDS`` when nobody watches), and
+the rules told when a canvas turns blank or not (for the games that ask).
 
 Nothing here waits on the relay path: a batch is accepted or refused before the
 next one is read (docs/ink.md, docs/performance.md)."""
@@ -20,6 +21,7 @@ from atelier.games.core import SYSTEM
 from atelier.hub import Hub, HubMessage
 from atelier.ink.codec import MAX_BATCH_BYTES
 from atelier.metrics import INK, STORE_ERRORS
+from atelier.server.ink.bundles import Bundler, bundler
 from atelier.server.ink.relay import relay_ink
 from atelier.server.ink.rights import Drawer, InkRights, rights, seat_tools
 from atelier.server.ink.room import InkRoom, Watcher
@@ -56,6 +58,15 @@ class InkIntake(Generic[R]):
         self.ink_written = 0
         self._flusher: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
+        self._write_lock = asyncio.Lock()  # one write at a time: the tick's or the timer's
+        self.clock: Bundler | None = None  # this loop's bundle tick, which writes ahead
+
+    def _clock(self) -> Bundler:
+        clock = self.clock
+        if clock is None:
+            clock = self.clock = bundler()
+            clock.writers.append(self.flush)
+        return clock
 
     # -- a batch from a player ----------------------------------------------------
 
@@ -88,6 +99,10 @@ class InkIntake(Generic[R]):
         if marks:  # else only points of an open stroke: nothing to follow
             drawer.presence.apply(marks)
         self.pending_ink.append((model.code, InkRow(key, seat, n, data)))
+        clock = self.clock
+        if clock is None:
+            clock = self._clock()
+        clock.dirty = True  # the next tick writes it before anyone is sent it
         tally = INK  # plain integers, read when Prometheus scrapes (no lock per batch)
         tally.frames_in += 1
         tally.bytes_in += size
@@ -101,6 +116,8 @@ class InkIntake(Generic[R]):
         return None if action is None else self._commit_canvas(room, action)
 
     async def _publish(self, room: R, drawer: Drawer, n: int, data: bytes) -> None:
+        # the other process relays it at once: only once it is stored here
+        await self._clock().stored()
         await self.hub.publish(
             HubMessage(room.code, "ink", self.hub.origin,
                        {"key": drawer.key, "seat": drawer.seat, "n": n}, data)
@@ -155,7 +172,13 @@ class InkIntake(Generic[R]):
         return {code for code, _ in self.pending_ink} | {code for code, _ in self._writing}
 
     async def flush(self) -> bool:
-        """Write the pending ink; False if the write failed (the rows stay pending)."""
+        """Write the pending ink; False if the write failed (the rows stay pending).
+        One write at a time, in order: once it returns, every batch taken before
+        it was called is stored (or its write failed)."""
+        async with self._write_lock:
+            return await self._flush()
+
+    async def _flush(self) -> bool:
         rows, self.pending_ink = self.pending_ink, []
         if not rows:
             return True
@@ -174,6 +197,7 @@ class InkIntake(Generic[R]):
         return True
 
     def start(self) -> None:
+        self._clock()
         self._flusher = asyncio.create_task(self._flush_loop())
 
     async def _flush_loop(self) -> None:
@@ -193,6 +217,8 @@ class InkIntake(Generic[R]):
         while self.pending_ink and time.monotonic() < end:
             if not await self.flush():
                 await asyncio.sleep(0.1)
+        if self.clock is not None and self.flush in self.clock.writers:
+            self.clock.writers.remove(self.flush)
         if self.pending_ink:
             log.error("stopped: %d ink batches could not be written", len(self.pending_ink))
         log.info("stopped: %d ink batches written (%d at the stop)",

@@ -95,4 +95,4 @@ def _flush(room: InkRoom, since: float) -> None:
     for conn in room.conns:
         bundle = conn.bundle
         if bundle is not None:
-            bundle.flush()
+            bundle.flush(True)

@@ -7,6 +7,11 @@ full sync) rather than holding everyone else back.
 A connection that asked for ink bundles gathers its binary frames in a
 ``Bundle`` (``atelier.server.ink.bundles``). Text messages flush the gathered
 ink first, so the order of everything a client receives is unchanged.
+
+Ink goes out only once it is in the store's write: while some ink taken is not
+stored yet, a binary message waits in ``held`` for the write it needs, and
+everything after it waits behind it (order again), until the bundle tick's
+write is done (``Bundler``).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from collections.abc import Callable
 from starlette.websockets import WebSocket
 
 from atelier.server.edge.limits import Limits
-from atelier.server.ink.bundles import Bundle
+from atelier.server.ink.bundles import Bundle, Bundler, bundler
 from atelier.server.ink.transport import QUEUED, SocketTransport
 
 QUEUE_SIZE = 1024
@@ -41,7 +46,11 @@ class Connection:
         self.queue: deque[Outgoing] = deque()
         self._write_now = transport.write_now
         self._wake: asyncio.Future[None] | None = None
-        self.bundle = Bundle(self._put) if bundles else None
+        self.bundle = Bundle(self._put, self._tick) if bundles else None
+        self.held: deque[tuple[int, Outgoing]] = deque()
+        """(the write it needs, the message): what waits for ink to be stored."""
+        self.tick_gen = 0  # the write its last tick's bundle waits for (Bundler.out)
+        self._clock: Bundler | None = None  # this loop's, looked up once
 
     def send(self, message: Outgoing) -> None:
         if self.closing:
@@ -80,6 +89,43 @@ class Connection:
     def _put(self, message: Outgoing) -> None:
         if self.closing:  # only a bundle's flush comes here then
             return
+        clock = self._clock
+        if clock is None:
+            clock = self._clock = bundler()
+        if self.held or self.tick_gen > clock.done or (
+                type(message) is bytes and (clock.dirty or clock.done < clock.gen)):
+            # ink that may not be stored yet, or a message behind such ink
+            self.held.append((clock.gen + clock.dirty, message))
+            clock.hold(self)
+            return
+        self._out(message)
+
+    def _tick(self, message: bytes) -> None:
+        """The bundle tick's bundle: out after the tick's write (``Bundler.out``)."""
+        if self.closing:
+            return
+        clock = self._clock
+        if clock is None:
+            clock = self._clock = bundler()
+        need = clock.gen + clock.dirty
+        if self.held:  # after what is held already
+            self.held.append((need, message))
+            clock.hold(self)
+        else:
+            clock.out.append((self, message))
+            self.tick_gen = need
+
+
+    def release(self, done: int) -> bool:
+        """Send what was held for writes up to ``done`` (``Bundler``); True once
+        nothing is held."""
+        held = self.held
+        while held and held[0][0] <= done:
+            # all of it, even once closing: what was held came before the close
+            self._out(held.popleft()[1])
+        return not held
+
+    def _out(self, message: Outgoing) -> None:
         queue = self.queue
         # nothing waiting before it: the transport may write it at once, which
         # spares a wake-up of the writer task per message (docs/performance.md)
@@ -96,6 +142,9 @@ class Connection:
             self._wake = None
             if not wake.done():
                 wake.set_result(None)
+
+    send_out = _out
+    """A tick's bundle, its ink stored (``Bundler.out``)."""
 
     def close(self, code: int, reason: str = "") -> None:
         if not self.closing:
