@@ -41,6 +41,7 @@ from atelier.server.wire.wsframe import (
     TEXT,
     Message,
     ProtocolError,
+    binaries,
     close_payload,
     frame,
     header_error,
@@ -353,21 +354,20 @@ class RoomSocket(asyncio.Protocol):
         buf = self.buf
         buf += data
         i, n = 0, len(buf)
-        while (found := payload_length(buf, i)) is not None:
-            b0, b1 = buf[i], buf[i + 1]
-            length, h = found
-            # the common case, a whole ink batch in one frame, checked in one line
-            if b0 == 0x82 and b1 & 0x80 and self.message is None and length <= MAX_MESSAGE:
-                if n - i < h + 4 + length:
-                    break
-                key = bytes(buf[i + h : i + h + 4])
-                payload = unmask(key, bytes(buf[i + h + 4 : i + h + 4 + length]))
-                i += h + 4 + length
-                self._binary(payload)
-                continue
+        while True:
+            if self.message is None:  # else a new message would break the one under way
+                # the common case, whole ink batches a frame each, in one call (compiled)
+                batches, i = binaries(buf, i, MAX_MESSAGE)
+                for batch in batches:
+                    self._binary(batch)
+            found = payload_length(buf, i)
+            if found is None:
+                break
             if i > READ_SLICE:  # a flood of small frames: the rest waits for the next turn
                 self._let_others_go()
                 break
+            b0, b1 = buf[i], buf[i + 1]
+            length, h = found
             error = header_error(b0, b1, length, self.message, MAX_MESSAGE)
             if error is not None:
                 self._fail(error.code, error.reason)

@@ -1,9 +1,12 @@
-"""WebSocket framing (RFC 6455) shared by the room socket's transport, the
-benchmark's lean relay and its load generator: plain functions on bytes."""
+"""WebSocket framing (RFC 6455) shared by the room socket's transport and the
+benchmark's load generator: plain functions on bytes. The room socket's common
+case (whole binary frames, unmasked) is compiled when a C compiler was there at
+install (``_frames.c``); these are the same in Python otherwise."""
 
 from __future__ import annotations
 
 import codecs
+from collections.abc import Callable
 from typing import cast
 
 GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
@@ -21,7 +24,7 @@ def frame(opcode: int, payload: bytes) -> bytes:
     return bytes((0x80 | opcode, 127)) + n.to_bytes(8, "big") + payload
 
 
-def unmask(key: bytes, data: bytes) -> bytes:
+def unmask_py(key: bytes, data: bytes) -> bytes:
     n = len(data)
     if not n:
         return b""
@@ -41,6 +44,38 @@ def payload_length(buf: bytes | bytearray, i: int) -> tuple[int, int] | None:
     if length == 127:
         return None if n < 10 else (int.from_bytes(buf[i + 2 : i + 10], "big"), 10)
     return length, 2
+
+
+def binaries_py(buf: bytes | bytearray, i: int, max_message: int) -> tuple[list[bytes], int]:
+    """The whole, final, masked binary frames of at most ``max_message`` bytes
+    from ``buf[i:]``, unmasked, and where they end: the room socket's common
+    case (an ink batch a frame). It stops at the first frame that is anything
+    else, for the general path to judge."""
+    found: list[bytes] = []
+    n = len(buf)
+    while n - i >= 2 and buf[i] == 0x82 and buf[i + 1] & 0x80:
+        header = payload_length(buf, i)
+        if header is None:
+            break
+        length, h = header
+        if length > max_message or n - i < h + 4 + length:
+            break
+        found.append(unmask_py(bytes(buf[i + h : i + h + 4]),
+                               bytes(buf[i + h + 4 : i + h + 4 + length])))
+        i += h + 4 + length
+    return found, i
+
+
+binaries: Callable[[bytes | bytearray, int, int], tuple[list[bytes], int]] = binaries_py
+unmask: Callable[[bytes, bytes], bytes] = unmask_py
+try:  # the same, compiled (src/atelier/server/wire/_frames.c)
+    from atelier.server.wire._frames import binaries as _binaries
+    from atelier.server.wire._frames import unmask as _unmask
+except ImportError:  # no C compiler at install: correct, a little slower
+    COMPILED = False
+else:
+    COMPILED = True
+    binaries, unmask = _binaries, _unmask
 
 
 # -- what a server accepts from a client (RFC 6455, sections 5 and 7) ---------------
