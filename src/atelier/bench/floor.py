@@ -4,13 +4,20 @@ the ink path cannot skip, to measure Atelier against.
 It speaks just enough of the protocol for the load generator (``hello``,
 ``join``, ``start``, binary ink, ``?ink=bundles``) and per batch does what a
 room server must: decode and check it with the project's :class:`InkGuard`,
-keep it durably with the project's :class:`Store` (a flush every 0.25 s, as the
-server does), and relay it to the room's other players, bundled the same way.
-Nothing else: no rules, no views, no presence, no ASGI. Its WebSocket framing
-is hand-written on an asyncio protocol (RFC 6455: unfragmented messages,
-masked from clients), which is the cheapest way Python can do it.
+keep it durably with the project's :class:`Store`, and relay it to the room's
+other players in the same 40 ms bundles, each bundle sent only once the ink in
+it is in the store's write (as the server does: what anyone saw survives a
+kill). Nothing else: no rules, no views, no presence, no limits, no ASGI, and
+each batch is prefixed once for all its watchers and a room's bundles are sent
+together, the leanest way Python does it.
 
-Run on its own with ``python -m atelier.bench.floor --port P --db FILE``.
+Its WebSocket framing is its own, in plain Python on an asyncio protocol
+(RFC 6455: unfragmented messages, masked from clients): the floor is a fixed
+yardstick of what a Python relay costs, so whatever the server moves into
+compiled code (``atelier.server.wire``) shows in the comparison rather than in
+both.
+
+Run on its own with ``python -m atelier.bench.floor --port P (--db FILE | --database-url URL)``.
 """
 
 from __future__ import annotations
@@ -22,25 +29,59 @@ import contextlib
 import hashlib
 import json
 import secrets
+import struct
 import sys
 from typing import cast
 
 from atelier.errors import RuleError
 from atelier.ink.guard import InkGuard
-from atelier.server.wire.wsframe import BINARY, CLOSE, GUID, TEXT, frame, payload_length, unmask
 from atelier.store import InkRow, Store, open_store
 
-FLUSH_SECONDS = 0.25
 BUNDLE_SECONDS = 0.04
+FLUSH_SECONDS = 0.25  # ink nobody watches is written this often
 ALL_TOOLS = frozenset({"pen", "eraser", "undo", "clear"})
+GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
+TEXT, BINARY, CLOSE = 1, 2, 8
+_HEAD = struct.Struct(">HB").pack  # a bundle entry's u16 length, then the seat
+
+
+def frame(opcode: int, payload: bytes) -> bytes:
+    """A server frame: final, unmasked."""
+    n = len(payload)
+    if n < 126:
+        return bytes((0x80 | opcode, n)) + payload
+    if n < 65536:
+        return bytes((0x80 | opcode, 126)) + n.to_bytes(2, "big") + payload
+    return bytes((0x80 | opcode, 127)) + n.to_bytes(8, "big") + payload
+
+
+def unmask(key: bytes, data: bytes) -> bytes:
+    n = len(data)
+    if not n:
+        return b""
+    mask = int.from_bytes((key * (n // 4 + 1))[:n], "big")
+    return (int.from_bytes(data, "big") ^ mask).to_bytes(n, "big")
+
+
+def payload_length(buf: bytearray, i: int) -> tuple[int, int] | None:
+    """The payload length of the frame at ``buf[i:]`` and its header's size
+    before the mask key; None while the header is not all there."""
+    n = len(buf) - i
+    if n < 2:
+        return None
+    length = buf[i + 1] & 127
+    if length == 126:
+        return None if n < 4 else (int.from_bytes(buf[i + 2 : i + 4], "big"), 4)
+    if length == 127:
+        return None if n < 10 else (int.from_bytes(buf[i + 2 : i + 10], "big"), 10)
+    return length, 2
 
 
 class Room:
     def __init__(self, code: str) -> None:
         self.code = code
         self.peers: list[Peer] = []
-        self.guards: dict[int, InkGuard] = {}
-        self.counts: dict[int, int] = {}
+        self.gathering = False  # ink waits in its peers' bundles for the tick
 
 
 class Relay:
@@ -48,20 +89,39 @@ class Relay:
         self.store = store
         self.rooms: dict[str, Room] = {}
         self.pending: list[tuple[str, InkRow]] = []
-        self.waiting: set[Peer] = set()
+        self.ticking: list[Room] = []
         self.bundle_timer: asyncio.TimerHandle | None = None
+        self.lock = asyncio.Lock()  # one write at a time, in order
 
-    def bundle_later(self, peer: Peer) -> None:
-        self.waiting.add(peer)
+    def gather(self, room: Room) -> None:
+        room.gathering = True
+        self.ticking.append(room)
         if self.bundle_timer is None:
             self.bundle_timer = asyncio.get_running_loop().call_later(
-                BUNDLE_SECONDS, self.flush_bundles)
+                BUNDLE_SECONDS, self.tick)
 
-    def flush_bundles(self) -> None:
+    def tick(self) -> None:
+        """Every room's bundles, sent once the ink in them is stored."""
         self.bundle_timer = None
-        waiting, self.waiting = self.waiting, set()
-        for peer in waiting:
-            peer.flush_bundle()
+        rooms, self.ticking = self.ticking, []
+        out: list[tuple[asyncio.Transport, bytes]] = []
+        for room in rooms:
+            room.gathering = False
+            for peer in room.peers:
+                bundle = peer.bundle
+                if bundle and peer.transport is not None:
+                    if peer.bundles:
+                        out.append((peer.transport, frame(BINARY, b"".join(bundle))))
+                    else:  # a message per frame (bench ink --single-frames)
+                        out.extend((peer.transport, frame(BINARY, e[2:])) for e in bundle)
+                    bundle.clear()
+        asyncio.get_running_loop().create_task(self.send_after_write(out))
+
+    async def send_after_write(self, out: list[tuple[asyncio.Transport, bytes]]) -> None:
+        await self.flush()
+        for transport, data in out:
+            if not transport.is_closing():
+                transport.write(data)
 
     async def flush_loop(self) -> None:
         while True:
@@ -69,9 +129,10 @@ class Relay:
             await self.flush()
 
     async def flush(self) -> None:
-        rows, self.pending = self.pending, []
-        if rows:
-            await self.store.append_ink(rows)
+        async with self.lock:
+            rows, self.pending = self.pending, []
+            if rows:
+                await self.store.append_ink(rows)
 
 
 class Peer(asyncio.Protocol):
@@ -82,8 +143,10 @@ class Peer(asyncio.Protocol):
         self.upgraded = False
         self.room: Room | None = None
         self.seat = -1
+        self.guard = InkGuard()
+        self.count = 0  # batches kept
         self.bundles = False
-        self.bundle: list[bytes] = []
+        self.bundle: list[bytes] = []  # entries as bundles carry them (u16 length first)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         self.transport = cast(asyncio.Transport, transport)
@@ -95,12 +158,6 @@ class Peer(asyncio.Protocol):
     def send_text(self, obj: object) -> None:
         assert self.transport is not None
         self.transport.write(frame(TEXT, json.dumps(obj).encode()))
-
-    def flush_bundle(self) -> None:
-        if self.bundle and self.transport is not None and not self.transport.is_closing():
-            payload = b"".join(len(f).to_bytes(2, "big") + f for f in self.bundle)
-            self.transport.write(frame(BINARY, payload))
-        self.bundle = []
 
     # -- HTTP, then WebSocket frames ---------------------------------------------
 
@@ -197,28 +254,24 @@ class Peer(asyncio.Protocol):
         room = self.room
         if room is None or self.seat < 0:
             return
-        guard = room.guards.setdefault(self.seat, InkGuard())
         try:
-            guard.check(data, ALL_TOOLS)
+            self.guard.check(data, ALL_TOOLS)
         except RuleError:
             self.send_text({"t": "error", "code": "bad_ink"})
             return
-        n = room.counts.get(self.seat, 0)
-        room.counts[self.seat] = n + 1
-        self.relay.pending.append((room.code, InkRow("sketch", self.seat, n, data)))
-        relayed = bytes([self.seat]) + data
+        relay = self.relay
+        relay.pending.append((room.code, InkRow("sketch", self.seat, self.count, data)))
+        self.count += 1
+        prefixed = _HEAD(len(data) + 1, self.seat) + data
         for peer in room.peers:
-            if peer is self or peer.transport is None:
-                continue
-            if peer.bundles:
-                peer.bundle.append(relayed)
-                self.relay.bundle_later(peer)
-            else:
-                peer.transport.write(frame(BINARY, relayed))
+            if peer is not self:
+                peer.bundle.append(prefixed)
+        if not room.gathering:
+            relay.gather(room)
 
 
-async def serve(port: int, db: str) -> None:
-    store = await open_store(db)
+async def serve(port: int, db: str | None, url: str | None = None, prefix: str = "") -> None:
+    store = await open_store(db, url, prefix)
     relay = Relay(store)
     loop = asyncio.get_running_loop()
     server = await loop.create_server(lambda: Peer(relay), "127.0.0.1", port)
@@ -236,7 +289,10 @@ async def serve(port: int, db: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m atelier.bench.floor")
     ap.add_argument("--port", type=int, required=True)
-    ap.add_argument("--db", required=True)
+    where = ap.add_mutually_exclusive_group(required=True)
+    where.add_argument("--db", help="a SQLite file")
+    where.add_argument("--database-url", help="postgresql+asyncpg://...")
+    ap.add_argument("--table-prefix", default="", help="for the tables in a shared database")
     args = ap.parse_args(argv)
     try:
         import uvloop
@@ -245,7 +301,7 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError:
         pass
     with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve(args.port, args.db))
+        asyncio.run(serve(args.port, args.db, args.database_url, args.table_prefix))
     return 0
 
 
