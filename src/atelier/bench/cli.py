@@ -336,10 +336,11 @@ def main(argv: list[str]) -> int:
     ink.add_argument("--serve-arg", action="append", default=[],
                      help="an argument for `atelier serve` (repeatable), e.g. --serve-arg=--x")
     ink.add_argument("--game", default="sketch", help=argparse.SUPPRESS)
-    from atelier.bench import push, restart, rooms
+    from atelier.bench import crash, push, restart, rooms
 
     rooms.add_parser(sub)
     restart.add_parser(sub)
+    crash.add_parser(sub)
     push.add_parser(sub)
     args = ap.parse_args(argv)
     if args.what == "ink" and args.goals and args.url:
@@ -348,6 +349,8 @@ def main(argv: list[str]) -> int:
         return rooms.main(args)
     if args.what == "restart":
         return restart.main(args)
+    if args.what == "crash":
+        return crash.main(args)
     if args.what == "push":
         return push.main(args)
     try:

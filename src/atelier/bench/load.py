@@ -180,12 +180,16 @@ class LoadProcess:
         self.t0 = self.t1 = float("inf")
         self.stopping = False
 
+    def new_player(self, room: int, hint: int, drawing: int) -> Player:
+        """One player (``atelier bench crash`` makes ones that also record their ink)."""
+        return Player(self, room, hint, drawing)
+
     async def connect_all(self) -> None:
         job = self.job
         waits = []
         for r, code in job.rooms:
             for s in range(job.players):
-                player = Player(self, r, s, (r * job.players + s) % len(job.drawings))
+                player = self.new_player(r, s, (r * job.players + s) % len(job.drawings))
                 self.players.append(player)
                 if s == 0:  # the first to join is the host
                     await player.connect(code)
@@ -204,7 +208,15 @@ class LoadProcess:
         return sum(p.seat >= 0 for p in self.players)
 
     async def draw(self, start: float, t0: float, t1: float) -> None:
-        """Draw from ``start``, measure from ``t0`` to ``t1``, then stop."""
+        """Draw from ``start``, measure from ``t0`` to ``t1``, then stop and wait for
+        the last frames."""
+        await self.tick(start, t0, t1)
+        await self.drain()
+
+    async def tick(self, start: float, t0: float, t1: float) -> None:
+        """Send every player's batches from ``start``, measuring from ``t0``, until
+        ``t1`` or until ``close`` (``atelier bench crash`` kills the server while
+        everyone draws, then stops)."""
         self.t0, self.t1 = t0, t1
         await asyncio.sleep(max(0.0, start - time.monotonic()))
         slots: list[list[Player]] = [[] for _ in range(SLOTS)]
@@ -219,7 +231,7 @@ class LoadProcess:
             if cpu0 is None and now >= t0:
                 cpu0 = _cpu()
                 self.counts.seated_at_start = sum(p.seat >= 0 for p in self.players)
-            if now >= t1:
+            if now >= t1 or self.stopping:
                 cpu1 = _cpu()
                 break
             due = int((now - base) / step)
@@ -231,7 +243,6 @@ class LoadProcess:
             await asyncio.sleep(max(0.0, base + (due + 1) * step - time.monotonic()))
         self.counts.cpu = cpu1 - (cpu0 if cpu0 is not None else cpu1)
         self.counts.players = len(self.players)
-        await self.drain()
 
     def missing(self) -> tuple[int, int]:
         """(frames every seated player should have had from the others, of those

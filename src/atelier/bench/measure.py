@@ -88,15 +88,23 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q / 100 * len(ordered)))]
 
 
-def start_server(target: str, port: int, folder: str,
-                 extra: list[str]) -> subprocess.Popen[bytes]:
+def start_server(target: str, port: int, folder: str, extra: list[str],
+                 store: list[str] | None = None,
+                 own_group: bool = False, src: str | None = None) -> subprocess.Popen[bytes]:
     """A server process on ``port`` with its store in ``folder``: ``atelier`` (with
-    the sketch game, per-address limits lifted) or ``floor`` (the lean relay)."""
+    the sketch game, per-address limits lifted) or ``floor`` (the lean relay).
+    ``store``: Atelier's store arguments instead of the SQLite file in ``folder``
+    (``--database-url URL --table-prefix P``). ``own_group``: in a process group of
+    its own, so that one signal reaches every process it starts (``--workers``, the
+    engine's) at the same instant. ``src``: run the server from that source folder
+    (another version of the code, side by side)."""
     db = os.path.join(folder, f"{target}.sqlite3")
     if target == "floor":
         cmd = [sys.executable, "-m", "atelier.bench.floor", "--port", str(port), "--db", db]
     else:
         cmd = [sys.executable, "-m", "atelier", "serve", "--host", "127.0.0.1", "--port",
-               str(port), "--db", db, "--quiet", "--extra-game", "atelier.bench.sketch:GAME",
-               *UNLIMITED, *extra]
-    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+               str(port), *(["--db", db] if store is None else store), "--quiet",
+               "--extra-game", "atelier.bench.sketch:GAME", *UNLIMITED, *extra]
+    env = None if src is None else {**os.environ, "PYTHONPATH": src}
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, start_new_session=own_group,
+                            env=env)
