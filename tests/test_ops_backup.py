@@ -27,7 +27,7 @@ from support.server import PG_URL, ServerProcess, wait_until
 
 def stored_batches(path: str) -> int:
     with sqlite3.connect(path) as con:
-        row = con.execute("SELECT COALESCE(SUM(batches), 0) FROM ink").fetchone()
+        row = con.execute("SELECT COALESCE(SUM(ABS(batches)), 0) FROM ink").fetchone()
     return int(row[0])
 
 

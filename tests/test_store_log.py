@@ -69,7 +69,7 @@ async def test_reopening_sees_everything(tmp_path: Path) -> None:
     await s.close()
 
 
-async def test_a_flush_writes_a_row_per_canvas_and_reads_back_every_batch(store: Store) -> None:
+async def test_a_flush_writes_a_row_per_drawing_and_reads_back_every_batch(store: Store) -> None:
     await store.create_room("PACKED", "secrets", 1.0, {})
     rows = [("PACKED", InkRow("round-1", seat, n, bytes([n % 7]) * (1 + n)))
             for n in range(50) for seat in (0, 1, 2)]
@@ -77,7 +77,7 @@ async def test_a_flush_writes_a_row_per_canvas_and_reads_back_every_batch(store:
     await store.append_ink(rows[60:])
     async with store.engine.connect() as conn:
         stored = (await conn.execute(select(func.count()).select_from(store.ink))).scalar()
-    assert stored == 6  # three canvases, two flushes
+    assert stored == 2  # one drawing (three canvases), two flushes
     got = await store.load_ink("PACKED")
     assert sorted((r.seat, r.n, r.data) for r in got) == sorted(
         (r.seat, r.n, r.data) for _, r in rows)
@@ -117,3 +117,19 @@ async def test_processes_opening_one_new_file_together_create_its_tables(tmp_pat
     finally:
         for s in stores:
             await s.close()
+
+
+async def test_runs_of_one_seat_written_by_older_releases_still_read_back(store: Store) -> None:
+    """Before 2 Dec 2026 a row held a run of one seat's consecutive batches, each
+    after its u16 length (``batches`` = how many): such rows load as they were."""
+    await store.create_room("RUNRUN", "secrets", 1.0, {})
+    run = [bytes([1, k]) * (k + 1) for k in range(3)]
+    data = b"".join(len(b).to_bytes(2, "big") + b for b in run)
+    async with store.engine.begin() as conn:
+        await conn.execute(store.ink.insert().values(
+            room="RUNRUN", key="round-1", seat=2, n=4, data=data, batches=3))
+    await store.append_ink([("RUNRUN", InkRow("round-1", 2, 7, b"\x01\x09")),
+                            ("RUNRUN", InkRow("round-1", 0, 0, b"\x01\x08"))])
+    got = [(r.seat, r.n, r.data) for r in await store.load_ink("RUNRUN")]
+    assert got == [(0, 0, b"\x01\x08"), (2, 4, run[0]), (2, 5, run[1]), (2, 6, run[2]),
+                   (2, 7, b"\x01\x09")]

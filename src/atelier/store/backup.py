@@ -113,8 +113,9 @@ def _check(con: sqlite3.Connection, prefix: str) -> BackupReport:
     for code in codes:
         count += _replay(con, events.name, code)
     batches = 0
-    for n, packed, data in con.execute(f'SELECT n, batches, data FROM "{ink.name}"'):
-        batches += len(unpack_ink(n, packed, bytes(data)))
+    for seat, n, packed, data in con.execute(
+            f'SELECT seat, n, batches, data FROM "{ink.name}"'):
+        batches += len(unpack_ink(seat, n, packed, bytes(data)))
     return BackupReport(len(codes), count, batches, by_status)
 
 

@@ -112,6 +112,8 @@ class InkIntake(Generic[R]):
         # machine with players on it)
         if self.hub.shared and room.held_elsewhere(time.monotonic()):
             return self._publish(room, drawer, n, data)
+        if not marks and drawer.quiet is not None:
+            return None  # points only: the canvas is as blank as it was, and that was said
         action = self._canvas_action(room, drawer)
         return None if action is None else self._commit_canvas(room, action)
 
@@ -135,6 +137,7 @@ class InkIntake(Generic[R]):
             return None
         report = room.cache.canvas_action
         if report is None or room.model.phase != "playing":
+            drawer.quiet = blank  # nothing to say until the next event (a new drawer)
             return None
         action = report(room.model.state, drawer.seat, blank)
         if action is None:

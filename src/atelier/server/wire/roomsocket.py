@@ -360,6 +360,8 @@ class RoomSocket(asyncio.Protocol):
                 batches, i = binaries(buf, i, MAX_MESSAGE)
                 for batch in batches:
                     self._binary(batch)
+                if i == n:
+                    break
             found = payload_length(buf, i)
             if found is None:
                 break
