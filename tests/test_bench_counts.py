@@ -45,10 +45,12 @@ def run(name: str, p99_ms: float, cpu: float, frames: int = 1000, lost: int = 0,
 
 
 def test_goals_are_met_only_within_their_bounds() -> None:
-    goals = goal_lines(run("floor", 70, 0.0100), run("atelier", 90, 0.0120),
-                       run("atelier", 95, 0.0110))
-    assert [met for _, met in goals] == [True, True, True, True]
-    goals = goal_lines(run("floor", 70, 0.0100), run("atelier", 100, 0.0126),
+    floor = run("floor", 70, 0.0100)
+    goals = goal_lines([(100, floor, run("atelier", 84, 0.0115)),
+                        (200, floor, run("atelier", 80, 0.0110))], run("atelier", 95, 0.0110))
+    assert [met for _, met in goals] == [True] * 7
+    goals = goal_lines([(100, floor, run("atelier", 100, 0.0116)),
+                        (200, floor, run("atelier", 85, 0.0110))],
                        run("atelier", 120, 0.0110, missing=3))
-    assert [met for _, met in goals] == [False, False, False, False]
-    assert "1.26x" in goals[1][0] and "3 frames lost" in goals[3][0]
+    assert [met for _, met in goals] == [False, False, False, True, False, False, False]
+    assert "1.16x" in goals[0][0] and "1.43x" in goals[1][0] and "3 frames lost" in goals[6][0]

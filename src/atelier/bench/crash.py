@@ -38,7 +38,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from atelier.bench.load import Job, LoadProcess, Player
-from atelier.bench.measure import free_port, http, process_tree, start_server
+from atelier.bench.measure import drop_tables, free_port, http, process_tree, start_server
 from atelier.bench.wsclient import WsClient
 from atelier.ink.codec import decode_batch
 from atelier.ink.synth import DEVICES, record
@@ -426,17 +426,6 @@ def store_args(setup: Setup, prefix: str) -> tuple[list[str] | None, str]:
         return None, "SQLite (WAL) in a temporary folder"
     return (["--database-url", setup.database_url, "--table-prefix", prefix],
             f"{setup.database_url}, tables {prefix}*")
-
-
-async def drop_tables(url: str, prefix: str) -> None:
-    """The run's own tables go (the store's API, as the tests clean up)."""
-    from atelier.store import open_store
-
-    store = await open_store(url=url, prefix=prefix)
-    try:
-        await store.drop_tables()
-    finally:
-        await store.close()
 
 
 async def bench(setup: Setup, say: Callable[[str], None] = lambda _: None) -> list[Tally]:

@@ -93,14 +93,16 @@ def start_server(target: str, port: int, folder: str, extra: list[str],
                  own_group: bool = False, src: str | None = None) -> subprocess.Popen[bytes]:
     """A server process on ``port`` with its store in ``folder``: ``atelier`` (with
     the sketch game, per-address limits lifted) or ``floor`` (the lean relay).
-    ``store``: Atelier's store arguments instead of the SQLite file in ``folder``
-    (``--database-url URL --table-prefix P``). ``own_group``: in a process group of
+    ``store``: the store arguments instead of the SQLite file in ``folder``
+    (``--database-url URL --table-prefix P``; both servers take them).
+    ``own_group``: in a process group of
     its own, so that one signal reaches every process it starts (``--workers``, the
     engine's) at the same instant. ``src``: run the server from that source folder
     (another version of the code, side by side)."""
     db = os.path.join(folder, f"{target}.sqlite3")
     if target == "floor":
-        cmd = [sys.executable, "-m", "atelier.bench.floor", "--port", str(port), "--db", db]
+        cmd = [sys.executable, "-m", "atelier.bench.floor", "--port", str(port),
+               *(["--db", db] if store is None else store)]
     else:
         cmd = [sys.executable, "-m", "atelier", "serve", "--host", "127.0.0.1", "--port",
                str(port), *(["--db", db] if store is None else store), "--quiet",
@@ -108,3 +110,14 @@ def start_server(target: str, port: int, folder: str, extra: list[str],
     env = None if src is None else {**os.environ, "PYTHONPATH": src}
     return subprocess.Popen(cmd, stdout=subprocess.DEVNULL, start_new_session=own_group,
                             env=env)
+
+
+async def drop_tables(url: str, prefix: str) -> None:
+    """The run's own tables go (the store's API, as the tests clean up)."""
+    from atelier.store import open_store
+
+    store = await open_store(url=url, prefix=prefix)
+    try:
+        await store.drop_tables()
+    finally:
+        await store.close()
