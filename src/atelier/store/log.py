@@ -131,9 +131,12 @@ def database_url(db_path: str | None = None, url: str | None = None) -> str:
 
 
 class Store:
-    def __init__(self, engine: AsyncEngine, prefix: str = "") -> None:
+    def __init__(self, engine: AsyncEngine, prefix: str = "",
+                 sqlite_path: str | None = None) -> None:
         self.engine = engine
         self.prefix = prefix
+        self.sqlite_path = sqlite_path
+        self._ink_db: sqlite3.Connection | None = None  # SQLite's ink writes (append_ink)
         self.meta, self.rooms, self.events, self.ink = _tables(prefix)
         push_tables = PushTables(self.meta, prefix)
         # the engine's answers (a game's review), kept so they outlive the process
@@ -187,6 +190,9 @@ class Store:
             await conn.run_sync(self.meta.drop_all)
 
     async def close(self) -> None:
+        if self._ink_db is not None:
+            self._ink_db.close()
+            self._ink_db = None
         await self.engine.dispose()
 
     async def create_room(self, code: str, game: str, at: float, first: dict[str, Any]) -> None:
@@ -323,17 +329,25 @@ class Store:
             return [r.code for r in (await conn.execute(query)).all()]
 
     async def append_ink(self, rows: Sequence[tuple[str, InkRow]]) -> None:
-        """Many ink batches in one transaction, a row per run of one canvas's
-        batches (see :func:`pack_ink`); rows already stored are skipped.
+        """Many ink batches in one transaction, a row per drawing (see
+        :func:`pack_ink`); rows already stored are skipped.
 
-        The rows go to the driver as they are (``exec_driver_sql``): ink is written
-        on every bundle tick, before it is relayed, and SQLAlchemy's handling of
-        each parameter cost about 15 us a row, most of the write."""
+        Ink is written on every bundle tick, before it is relayed, so this is on
+        the relay's path. The rows go to the driver as they are (SQLAlchemy's
+        handling of each parameter cost about 15 us a row). On SQLite they are
+        written by a connection of their own, right here on the event loop's
+        thread: a write of a tick's ink is a millisecond or two of SQLite, while
+        aiosqlite's thread needs the GIL back a few times a write, and with the
+        event loop busy each time waited for Python's switch interval (5 ms), so
+        under load the writes, and the relay behind them, fell seconds behind."""
         if not rows:
             return
         values = [(code, r.key, r.seat, r.n, data, count)
                   for code, r, count, data in pack_ink(rows)]
         async with self._write_lock:
+            if self.sqlite_path is not None:
+                self._append_ink_here(rows, values)
+                return
             try:
                 async with self.engine.begin() as conn:
                     await conn.exec_driver_sql(self._ink_insert, values)
@@ -348,6 +362,23 @@ class Store:
                                 self._ink_insert, [(code, r.key, r.seat, r.n, r.data, 1)])
                     except IntegrityError:
                         continue
+
+    def _append_ink_here(self, rows: Sequence[tuple[str, InkRow]],
+                         values: list[tuple[str, str, int, int, bytes, int]]) -> None:
+        db = self._ink_db
+        if db is None:
+            assert self.sqlite_path is not None
+            db = self._ink_db = sqlite3.connect(self.sqlite_path, timeout=10,
+                                                check_same_thread=False)
+            db.execute("PRAGMA synchronous=NORMAL")  # as the pool's (_sqlite_pragmas)
+        try:
+            with db:  # one transaction, committed (or rolled back) here
+                db.executemany(self._ink_insert, values)
+        except sqlite3.IntegrityError:
+            # as above: a retry of rows a commit had stored; each batch on its own
+            with db:
+                db.executemany(self._ink_insert.replace("INSERT", "INSERT OR IGNORE", 1),
+                               [(code, r.key, r.seat, r.n, r.data, 1) for code, r in rows])
 
     @property
     def _ink_insert(self) -> str:
@@ -474,7 +505,8 @@ async def open_store(
         engine = create_async_engine(full, connect_args={"timeout": 10})
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     else:
+        path = None
         engine = create_async_engine(full, pool_size=5, max_overflow=5)
-    store = Store(engine, prefix)
+    store = Store(engine, prefix, path)
     await store.create_tables()
     return store
