@@ -52,6 +52,7 @@ class InkIntake(Generic[R]):
         self.max_drawing = max_drawing
         self.max_room = max_room
         self.hub = hub
+        self.shared = hub.shared  # fixed for a hub's life: read once, not per batch
         self.commit = commit
         self.pending_ink: list[tuple[str, InkRow]] = []
         self._writing: list[tuple[str, InkRow]] = []
@@ -110,7 +111,7 @@ class InkIntake(Generic[R]):
         # routing by room code gives a room one process, so its ink need not
         # cross to another, unless another holds the room too (a room moving
         # machine with players on it)
-        if self.hub.shared and room.held_elsewhere(time.monotonic()):
+        if self.shared and room.held_elsewhere(time.monotonic()):
             return self._publish(room, drawer, n, data)
         if not marks and drawer.quiet is not None:
             return None  # points only: the canvas is as blank as it was, and that was said

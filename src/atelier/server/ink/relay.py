@@ -93,6 +93,4 @@ def _flush(room: InkRoom, since: float) -> None:
     INK_RELAY_DELAY.observe(time.monotonic() - since)
     room.cache.gathering = False
     for conn in room.conns:
-        bundle = conn.bundle
-        if bundle is not None:
-            bundle.flush(True)
+        conn.flush_tick()
