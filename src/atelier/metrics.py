@@ -9,7 +9,8 @@ name it imports rather than defining its own. Who increments what:
   ``INK``, plain integers added to per batch. A batch is the busiest thing the
   server does, so it takes no lock and makes no call: the totals are read when
   Prometheus scrapes (:class:`ScrapeTime`). ``INK_RELAY_DELAY`` is observed
-  once per bundle flush, not per frame, into a lock-free :class:`LoopHistogram`;
+  once per bundle tick (its wait for the write included), not per frame, into a
+  lock-free :class:`LoopHistogram`;
 - commits (``server/room/rooms.py``): ``COMMIT_SECONDS``; ``STORE_ERRORS`` where
   a write or a read of the log fails; ``HUB_ERRORS`` in ``hub/redis_hub.py``;
 - the event loop's lag: ``LoopLag`` (a task started with the metrics server);

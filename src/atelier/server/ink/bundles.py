@@ -7,18 +7,21 @@ more than its bytes.
 The same tick writes the ink ahead of the relay: no batch reaches another
 screen before it is in the store's write, so a server killed at any moment
 comes back with every stroke anyone saw (docs/performance.md, "What anyone saw
-survives"). Each tick the bundles are flushed into their connections, which
-hold ink while some of it is not stored yet (``Connection.held``); then the
-tick's write starts, and once it is done the held messages go out."""
+survives"). Each tick the bundles are flushed into a list (``Bundler.out``),
+the tick's write starts, and once it is done the list goes out; a message sent
+between ticks that may carry unstored ink, or follows such a message, waits in
+its connection (``Connection.held``) for the write it needs."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
+from atelier.metrics import INK_RELAY_DELAY
 from atelier.server.wire.per_loop import PerLoop
 
 BUNDLE_SECONDS = 0.04
@@ -138,26 +141,32 @@ class Bundler:
         self.done = 0
         self.out: list[tuple[Sender, bytes]] = []
         """The bundles of the tick under way, each for its connection."""
-        self._outs: deque[tuple[int, list[tuple[Sender, bytes]]]] = deque()
+        self._outs: deque[tuple[int, float, list[tuple[Sender, bytes]]]] = deque()
+        """Each tick's ``out`` with the write it waits for and when its first ink came."""
         self.holders: set[Holder] = set()
         self._writing: asyncio.Task[None] | None = None
+        self.since = 0.0  # when the interval under way began
 
     def add(self, bundle: Bundle) -> None:
         self.waiting.add(bundle)
         if self.timer is None:
-            self.timer = asyncio.get_running_loop().call_later(BUNDLE_SECONDS, self.flush)
+            self._arm()
 
     def add_group(self, flush: Callable[[], None]) -> None:
         """Call ``flush`` at the end of this interval (it flushes its bundles)."""
         self.groups.append(flush)
         if self.timer is None:
-            self.timer = asyncio.get_running_loop().call_later(BUNDLE_SECONDS, self.flush)
+            self._arm()
 
     def hold(self, holder: Holder) -> None:
         """``holder`` waits for a write: make sure one comes."""
         self.holders.add(holder)
         if self.timer is None:
-            self.timer = asyncio.get_running_loop().call_later(BUNDLE_SECONDS, self.flush)
+            self._arm()
+
+    def _arm(self) -> None:
+        self.since = time.monotonic()  # the interval's first ink: the longest wait
+        self.timer = asyncio.get_running_loop().call_later(BUNDLE_SECONDS, self.flush)
 
     async def stored(self) -> None:
         """Wait until every batch taken so far is in the store."""
@@ -181,7 +190,7 @@ class Bundler:
             self.gen += 1
         out, self.out = self.out, []
         if out:
-            self._outs.append((self.gen, out))
+            self._outs.append((self.gen, self.since, out))
         if self._writing is None:
             if self.done < self.gen:
                 self._writing = asyncio.get_running_loop().create_task(self._write())
@@ -210,8 +219,10 @@ class Bundler:
         (a connection's later messages were held behind them), then the held."""
         done, outs = self.done, self._outs
         while outs and outs[0][0] <= done:
-            for conn, message in outs.popleft()[1]:
+            _, since, out = outs.popleft()
+            for conn, message in out:
                 conn.send_out(message)
+            INK_RELAY_DELAY.observe(time.monotonic() - since)  # the write included
         holders = self.holders
         if holders:
             for holder in list(holders):

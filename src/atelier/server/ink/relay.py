@@ -4,10 +4,9 @@ batch to the connections that see its drawing now."""
 from __future__ import annotations
 
 import struct
-import time
 from functools import partial
 
-from atelier.metrics import INK, INK_RELAY_DELAY
+from atelier.metrics import INK
 from atelier.server.ink.bundles import bundler
 from atelier.server.ink.caches import NOTHING, Fan, Seen
 from atelier.server.ink.rights import rights
@@ -84,13 +83,12 @@ def relay_ink(room: InkRoom, key: str, seat: int, data: bytes,
     tally.bytes_out += watchers * (len(prefixed) - 2)
     if fan.gather and not cache.gathering:
         cache.gathering = True
-        bundler().add_group(partial(_flush, room, time.monotonic()))
+        bundler().add_group(partial(_flush, room))
 
 
-def _flush(room: InkRoom, since: float) -> None:
-    """Send every connection of the room the ink gathered for it (the bundle timer).
-    ``since``: when its first batch was gathered, the longest any of them waited."""
-    INK_RELAY_DELAY.observe(time.monotonic() - since)
+def _flush(room: InkRoom) -> None:
+    """Every connection of the room: the ink gathered for it into the bundle tick
+    (which sends it once it is stored, and times the wait: INK_RELAY_DELAY)."""
     room.cache.gathering = False
     for conn in room.conns:
         conn.flush_tick()

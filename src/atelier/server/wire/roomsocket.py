@@ -365,8 +365,9 @@ class RoomSocket(asyncio.Protocol):
         buf += data
         i, n = 0, len(buf)
         while True:
-            if self.message is None:  # else a new message would break the one under way
-                # the common case, whole ink batches a frame each, in one call (compiled)
+            if i < n and buf[i] == 0x82 and self.message is None:
+                # the common case, whole ink batches a frame each, in one call
+                # (compiled); not inside a fragmented message, which it would break
                 batches, i = binaries(buf, i, MAX_MESSAGE)
                 for batch in batches:
                     self._binary(batch)
