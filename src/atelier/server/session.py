@@ -203,19 +203,7 @@ class Session:
             return False
         if not conn.limits.ink.take(len(data), time.monotonic()):
             return False
-        # take_batch, inline: this is every batch's path
-        room = self.room
-        assert room is not None
-        try:
-            rest = self.rooms.ink.take(room, conn, data)
-        except RuleError as err:
-            self.refuse(err)
-        except Exception:
-            log.exception("ink failed in room %s", self.code)
-            self.error(RuleError("internal"))
-        else:
-            if rest is not None:
-                self.inflight = asyncio.ensure_future(rest)
+        self.take_batch(data)
         return True
 
     async def on_ink(self, data: bytes) -> None:

@@ -48,6 +48,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine, create_async_engine
 
 from atelier.store.push import PushStore, PushTables
 
+INK_WRITE_PATIENCE = 1.0
+"""Seconds SQLite's ink write may wait for the file's lock (on the event loop)."""
 _DDL_LOCK = 0x41_74_65_6C  # "Atel": the advisory lock key for creating tables
 
 
@@ -368,7 +370,10 @@ class Store:
         db = self._ink_db
         if db is None:
             assert self.sqlite_path is not None
-            db = self._ink_db = sqlite3.connect(self.sqlite_path, timeout=10,
+            # it waits on the event loop's thread: for another process's write
+            # (``--workers N``, a millisecond or two) but never long; past that the
+            # write fails, is retried, and the relay goes on (Bundler._write)
+            db = self._ink_db = sqlite3.connect(self.sqlite_path, timeout=INK_WRITE_PATIENCE,
                                                 check_same_thread=False)
             db.execute("PRAGMA synchronous=NORMAL")  # as the pool's (_sqlite_pragmas)
         try:

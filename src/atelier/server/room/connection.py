@@ -8,10 +8,11 @@ A connection that asked for ink bundles gathers its binary frames in a
 ``Bundle`` (``atelier.server.ink.bundles``). Text messages flush the gathered
 ink first, so the order of everything a client receives is unchanged.
 
-Ink goes out only once it is in the store's write: while some ink taken is not
-stored yet, a binary message waits in ``held`` for the write it needs, and
-everything after it waits behind it (order again), until the bundle tick's
-write is done (``Bundler``).
+Ink goes out only once it is in the store's write (``Bundler``): the bundle
+tick's bundles wait in the tick's list for its write; between ticks, a binary
+message sent while some ink taken is not stored yet waits in ``held`` for the
+write it needs, and everything sent after it (or after the tick's bundle)
+waits behind it, so the order is kept.
 """
 
 from __future__ import annotations
@@ -134,7 +135,6 @@ class Connection:
         else:
             clock.out.append((self, message))
             self.tick_gen = need
-
 
     def release(self, done: int) -> bool:
         """Send what was held for writes up to ``done`` (``Bundler``); True once
