@@ -11,11 +11,12 @@ kill). Nothing else: no rules, no views, no presence, no limits, no ASGI, and
 each batch is prefixed once for all its watchers and a room's bundles are sent
 together, the leanest way Python does it.
 
-Its WebSocket framing is its own, in plain Python on an asyncio protocol
-(RFC 6455: unfragmented messages, masked from clients): the floor is a fixed
-yardstick of what a Python relay costs, so whatever the server moves into
-compiled code (``atelier.server.wire``) shows in the comparison rather than in
-both.
+Its WebSocket framing is plain Python on an asyncio protocol (RFC 6455:
+unfragmented messages, masked from clients), with wsframe's Python functions
+(``unmask_py``, never the compiled ``binaries`` or ``unmask``): the floor is a
+fixed yardstick of what a Python relay costs, so whatever the server moves into
+compiled code (``atelier.server.wire._frames``) shows in the comparison rather
+than in both.
 
 Run on its own with ``python -m atelier.bench.floor --port P (--db FILE | --database-url URL)``.
 """
@@ -35,46 +36,14 @@ from typing import cast
 
 from atelier.errors import RuleError
 from atelier.ink.guard import InkGuard
+from atelier.server.wire.wsframe import BINARY, CLOSE, GUID, TEXT, frame, payload_length
+from atelier.server.wire.wsframe import unmask_py as unmask
 from atelier.store import InkRow, Store, open_store
 
 BUNDLE_SECONDS = 0.04
 FLUSH_SECONDS = 0.25  # ink nobody watches is written this often
 ALL_TOOLS = frozenset({"pen", "eraser", "undo", "clear"})
-GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
-TEXT, BINARY, CLOSE = 1, 2, 8
 _HEAD = struct.Struct(">HB").pack  # a bundle entry's u16 length, then the seat
-
-
-def frame(opcode: int, payload: bytes) -> bytes:
-    """A server frame: final, unmasked."""
-    n = len(payload)
-    if n < 126:
-        return bytes((0x80 | opcode, n)) + payload
-    if n < 65536:
-        return bytes((0x80 | opcode, 126)) + n.to_bytes(2, "big") + payload
-    return bytes((0x80 | opcode, 127)) + n.to_bytes(8, "big") + payload
-
-
-def unmask(key: bytes, data: bytes) -> bytes:
-    n = len(data)
-    if not n:
-        return b""
-    mask = int.from_bytes((key * (n // 4 + 1))[:n], "big")
-    return (int.from_bytes(data, "big") ^ mask).to_bytes(n, "big")
-
-
-def payload_length(buf: bytearray, i: int) -> tuple[int, int] | None:
-    """The payload length of the frame at ``buf[i:]`` and its header's size
-    before the mask key; None while the header is not all there."""
-    n = len(buf) - i
-    if n < 2:
-        return None
-    length = buf[i + 1] & 127
-    if length == 126:
-        return None if n < 4 else (int.from_bytes(buf[i + 2 : i + 4], "big"), 4)
-    if length == 127:
-        return None if n < 10 else (int.from_bytes(buf[i + 2 : i + 10], "big"), 10)
-    return length, 2
 
 
 class Room:
@@ -92,6 +61,7 @@ class Relay:
         self.ticking: list[Room] = []
         self.bundle_timer: asyncio.TimerHandle | None = None
         self.lock = asyncio.Lock()  # one write at a time, in order
+        self.sending: set[asyncio.Task[None]] = set()  # the loop keeps only weak ones
 
     def gather(self, room: Room) -> None:
         room.gathering = True
@@ -115,7 +85,9 @@ class Relay:
                     else:  # a message per frame (bench ink --single-frames)
                         out.extend((peer.transport, frame(BINARY, e[2:])) for e in bundle)
                     bundle.clear()
-        asyncio.get_running_loop().create_task(self.send_after_write(out))
+        task = asyncio.get_running_loop().create_task(self.send_after_write(out))
+        self.sending.add(task)
+        task.add_done_callback(self.sending.discard)
 
     async def send_after_write(self, out: list[tuple[asyncio.Transport, bytes]]) -> None:
         await self.flush()

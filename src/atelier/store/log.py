@@ -140,6 +140,11 @@ class Store:
         self.sqlite_path = sqlite_path
         self._ink_db: sqlite3.Connection | None = None  # SQLite's ink writes (append_ink)
         self.meta, self.rooms, self.events, self.ink = _tables(prefix)
+        # the ink table's INSERT in the driver's own placeholders (append_ink)
+        marks = ("?",) * 6 if engine.dialect.paramstyle == "qmark" else tuple(
+            f"${k}" for k in range(1, 7))
+        self._ink_insert = (f'INSERT INTO "{self.ink.name}" (room, key, seat, n, data, '
+                            f"batches) VALUES ({', '.join(marks)})")
         push_tables = PushTables(self.meta, prefix)
         # the engine's answers (a game's review), kept so they outlive the process
         self.advice = Table(
@@ -384,14 +389,6 @@ class Store:
             with db:
                 db.executemany(self._ink_insert.replace("INSERT", "INSERT OR IGNORE", 1),
                                [(code, r.key, r.seat, r.n, r.data, 1) for code, r in rows])
-
-    @property
-    def _ink_insert(self) -> str:
-        """The ink table's INSERT in the driver's own placeholders."""
-        marks = ("?",) * 6 if self.engine.dialect.paramstyle == "qmark" else tuple(
-            f"${k}" for k in range(1, 7))
-        return (f'INSERT INTO "{self.ink.name}" (room, key, seat, n, data, batches) '
-                f"VALUES ({', '.join(marks)})")
 
     async def load_ink(self, code: str) -> list[InkRow]:
         query = (

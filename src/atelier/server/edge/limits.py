@@ -78,19 +78,11 @@ class InkAllowance:
         self.bytes = min(INK_BYTES_BURST, self.bytes + gone * INK_BYTES_PER_SECOND)
 
     def take(self, size: int, now: float) -> bool:
-        # _refill, inline and without min(): this runs for every batch taken
-        gone = now - self.stamp
-        self.stamp = now
-        batches = self.batches + gone * INK_FRAMES_PER_SECOND
-        if batches > INK_FRAMES_BURST:
-            batches = INK_FRAMES_BURST
-        left = self.bytes + gone * INK_BYTES_PER_SECOND
-        if left > INK_BYTES_BURST:
-            left = INK_BYTES_BURST
-        if batches >= 1 and left >= size:
-            self.batches, self.bytes = batches - 1, left - size
+        self._refill(now)
+        if self.batches >= 1 and self.bytes >= size:
+            self.batches -= 1
+            self.bytes -= size
             return True
-        self.batches, self.bytes = batches, left
         return False
 
     def holds(self, size: int) -> bool:

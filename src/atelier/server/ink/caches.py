@@ -41,10 +41,6 @@ class Watcher(Protocol):
         """What adds a frame to its bundle without a timer (None: no bundles)."""
         ...
 
-    def flush_tick(self) -> None:
-        """Its gathered ink into the bundle tick (``bundles.Bundler``)."""
-        ...
-
 
 @dataclass(slots=True)
 class Fan:

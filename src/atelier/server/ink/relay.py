@@ -91,4 +91,6 @@ def _flush(room: InkRoom) -> None:
     (which sends it once it is stored, and times the wait: INK_RELAY_DELAY)."""
     room.cache.gathering = False
     for conn in room.conns:
-        conn.flush_tick()
+        bundle = conn.bundle
+        if bundle is not None:
+            bundle.flush(True)

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from starlette.websockets import WebSocket
 
 from atelier.server.edge.limits import Limits
-from atelier.server.ink.bundles import BUNDLE_MAX_BYTES, Bundle, Bundler, bundler
+from atelier.server.ink.bundles import Bundle, Bundler, bundler
 from atelier.server.ink.transport import QUEUED, SocketTransport
 
 QUEUE_SIZE = 1024
@@ -100,26 +100,6 @@ class Connection:
             clock.hold(self)
             return
         self._out(message)
-
-    def flush_tick(self) -> None:
-        """The bundle tick for this connection's gathered ink (``relay._flush``):
-        ``Bundle.flush(at_tick=True)`` and ``_tick`` in one call for the common
-        case, a bundle of one message with nothing held before it."""
-        bundle = self.bundle
-        if bundle is None:
-            return
-        frames = bundle.frames
-        if not frames:
-            return
-        whole = b"".join(frames)
-        clock = self._clock
-        if self.held or self.closing or clock is None or len(whole) > BUNDLE_MAX_BYTES:
-            bundle.flush(True)
-            return
-        frames.clear()  # the same list: a room's relay holds its append
-        bundle.size = 0
-        clock.out.append((self, whole))
-        self.tick_gen = clock.gen + clock.dirty
 
     def _tick(self, message: bytes) -> None:
         """The bundle tick's bundle: out after the tick's write (``Bundler.out``)."""

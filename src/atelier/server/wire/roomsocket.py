@@ -18,7 +18,6 @@ import base64
 import hashlib
 import json
 import logging
-import struct
 from collections import deque
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any, cast
@@ -52,9 +51,6 @@ from atelier.server.wire.wsframe import (
 )
 
 log = logging.getLogger(__name__)
-
-_SHORT_BINARY = struct.Struct(">BB").pack
-_MID_BINARY = struct.Struct(">BBH").pack
 
 MAX_MESSAGE = 64 * 1024
 """Largest message a client may send (as uvicorn's ``ws_max_size`` was)."""
@@ -281,16 +277,10 @@ class RoomSocket(asyncio.Protocol):
         transport = self.transport
         if transport is None or self.gone or self.closed or self.paused or not self.accepted:
             return False
-        if isinstance(data, str):
-            transport.write(frame(TEXT, data.encode()))
-            return True
-        n = len(data)  # frame(BINARY, data), inline: every bundle comes here
-        if n < 126:
-            transport.write(_SHORT_BINARY(0x82, n) + data)
-        elif n < 65536:
-            transport.write(_MID_BINARY(0x82, 126, n) + data)
-        else:
+        if isinstance(data, bytes):
             transport.write(frame(BINARY, data))
+        else:
+            transport.write(frame(TEXT, data.encode()))
         return True
 
     async def send(self, message: MutableMapping[str, Any]) -> None:
