@@ -187,6 +187,8 @@ def test_a_player_taken_out_of_the_game_is_told_so(browser: Any, server: Any) ->
         ids = {p["name"]: p["id"] for p in players}
 
         # Bohdan's page is closed when the host takes him out; he opens it again.
+        # A page being closed may still hear "kicked" (Chromium runs it a moment
+        # longer) and forget the token: either way the page says so when reopened.
         bohdan.page.close()
         host.request({"t": "kick", "player": ids["Bohdan"]})
         bohdan.page = bohdan.context.new_page()

@@ -119,7 +119,7 @@ export class Room {
         break;
       case "error":
         if (msg.code === "bad_token") break; // quietly continue as a spectator
-        if (msg.code === "kicked") this.takenOut = true; // the next state says of which game
+        if (msg.code === "kicked") this.onTakenOut();
         if (msg.code === "unknown_room") {
           this.fatal = "unknown_room";
           this.render();
@@ -135,6 +135,15 @@ export class Room {
       default:
         this.screen?.onMessage?.(msg);
     }
+  }
+
+  // "kicked": net.js has just forgotten the token. The note is kept in the same
+  // task, so a page shut before the next state arrives (a tab closed as the
+  // host acts) still says why it only watches when it is opened again. Without
+  // a state yet (back with the old token), the next state says of which game.
+  onTakenOut() {
+    this.takenOut = true;
+    if (this.state) this.noteTakenOut({ ...this.state, you: { ...this.state.you, player: null } });
   }
 
   // The host took this browser's player out of the game (the page was open, or
