@@ -11,10 +11,12 @@ import asyncio
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import pytest
+
 from atelier.bench.inkpath import sketch_room
 from atelier.hub.base import LocalHub
 from atelier.ink.synth import DEVICES, record
-from atelier.server.ink.bundles import bundler
+from atelier.server.ink.bundles import BUNDLE_SECONDS, Bundler, bundler
 from atelier.server.ink.intake import InkIntake
 from atelier.server.room.connection import Connection
 from atelier.server.room.live_room import LiveRoom
@@ -138,4 +140,27 @@ async def test_a_failed_write_keeps_the_ink_pending_and_the_room_drawing(
     held.fail = False
     assert await intake.flush()
     assert [r.data for r in await held.store.load_ink("ABCDEF")] == [data]
+    await held.store.close()
+
+
+def test_ink_after_a_quiet_spell_goes_with_the_next_turn_and_ticks_keep_their_pace() -> None:
+    """A stroke in a quiet room is written and shown at once; a busy server still
+    ticks at most every ``BUNDLE_SECONDS`` (each tick is a write and a send)."""
+    ticks = Bundler()
+    ticks.last = 100.0
+    assert ticks.wait(100.0 + 5 * BUNDLE_SECONDS) == 0.0  # quiet: no wait
+    assert ticks.wait(100.0 + BUNDLE_SECONDS) == 0.0
+    assert ticks.wait(100.0 + BUNDLE_SECONDS / 4) == pytest.approx(BUNDLE_SECONDS * 3 / 4)  # busy
+    assert ticks.wait(100.0) == pytest.approx(BUNDLE_SECONDS)
+
+
+async def test_a_lone_batch_is_relayed_without_waiting_for_a_bundle(tmp_path: Path) -> None:
+    intake, held, room, screens, conns = await _setup(tmp_path)
+    held.go.set()
+    batch = record(DEVICES[2], 30).batches[0]
+    intake.take(room, conns[0], batch)
+    timer = bundler().timer
+    assert timer is not None and timer.when() <= asyncio.get_running_loop().time()
+    await wait_until(lambda: bool(screens[1].ink()), what="the relay")
+    assert batch in screens[1].ink()[0] and screens[1].got[0][1] >= 1  # written first
     await held.store.close()

@@ -32,6 +32,7 @@ import json
 import secrets
 import struct
 import sys
+import time
 from typing import cast
 
 from atelier.errors import RuleError
@@ -60,6 +61,7 @@ class Relay:
         self.pending: list[tuple[str, InkRow]] = []
         self.ticking: list[Room] = []
         self.bundle_timer: asyncio.TimerHandle | None = None
+        self.last_tick = -BUNDLE_SECONDS  # ticks BUNDLE_SECONDS apart, at once after a lull
         self.lock = asyncio.Lock()  # one write at a time, in order
         self.sending: set[asyncio.Task[None]] = set()  # the loop keeps only weak ones
 
@@ -67,12 +69,13 @@ class Relay:
         room.gathering = True
         self.ticking.append(room)
         if self.bundle_timer is None:
-            self.bundle_timer = asyncio.get_running_loop().call_later(
-                BUNDLE_SECONDS, self.tick)
+            wait = self.last_tick + BUNDLE_SECONDS - time.monotonic()
+            self.bundle_timer = asyncio.get_running_loop().call_later(max(wait, 0.0), self.tick)
 
     def tick(self) -> None:
         """Every room's bundles, sent once the ink in them is stored."""
         self.bundle_timer = None
+        self.last_tick = time.monotonic()
         rooms, self.ticking = self.ticking, []
         out: list[tuple[asyncio.Transport, bytes]] = []
         for room in rooms:

@@ -27,7 +27,9 @@ from atelier.server.wire.per_loop import PerLoop
 BUNDLE_SECONDS = 0.04
 """How long ink waits for company: each message sent costs the server far more
 than its bytes, and this wait stays well inside the delivery budget
-(docs/performance.md)."""
+(docs/performance.md). Ticks are at least this far apart; ink that comes after
+a quiet spell longer than this goes with the next turn of the loop (a stroke in a
+quiet room shows at once, a busy server still ticks 25 times a second)."""
 BUNDLE_MAX_BYTES = 32 * 1024
 """A bundle this large goes at once (a sync of a long drawing is split)."""
 
@@ -146,6 +148,7 @@ class Bundler:
         self.holders: set[Holder] = set()
         self._writing: asyncio.Task[None] | None = None
         self.since = 0.0  # when the interval under way began
+        self.last = -BUNDLE_SECONDS  # when the last tick ran
 
     def add(self, bundle: Bundle) -> None:
         self.waiting.add(bundle)
@@ -164,9 +167,15 @@ class Bundler:
         if self.timer is None:
             self._arm()
 
+    def wait(self, now: float) -> float:
+        """How long ink first taken at ``now`` waits for its tick: until
+        ``BUNDLE_SECONDS`` after the last tick, or not at all after a quiet spell
+        (the tick comes with the loop's next turn, with what that turn read)."""
+        return max(self.last + BUNDLE_SECONDS - now, 0.0)
+
     def _arm(self) -> None:
-        self.since = time.monotonic()  # the interval's first ink: the longest wait
-        self.timer = asyncio.get_running_loop().call_later(BUNDLE_SECONDS, self.flush)
+        now = self.since = time.monotonic()  # the interval's first ink: the longest wait
+        self.timer = asyncio.get_running_loop().call_later(self.wait(now), self.flush)
 
     async def stored(self) -> None:
         """Wait until every batch taken so far is in the store."""
@@ -179,6 +188,7 @@ class Bundler:
         """The tick: every bundle into ``out`` (``Bundle.flush(at_tick=True)``),
         then the write of the ink taken so far, then ``out`` goes."""
         self.timer = None
+        self.last = time.monotonic()
         groups, self.groups = self.groups, []
         for flush_group in groups:
             flush_group()
