@@ -99,7 +99,7 @@ class Connection:
             self.held.append((clock.gen + clock.dirty, message))
             clock.hold(self)
             return
-        self._out(message)
+        self.send_out(message)
 
     def _tick(self, message: bytes) -> None:
         """The bundle tick's bundle: out after the tick's write (``Bundler.out``)."""
@@ -122,10 +122,11 @@ class Connection:
         held = self.held
         while held and held[0][0] <= done:
             # all of it, even once closing: what was held came before the close
-            self._out(held.popleft()[1])
+            self.send_out(held.popleft()[1])
         return not held
 
-    def _out(self, message: Outgoing) -> None:
+    def send_out(self, message: Outgoing) -> None:
+        """Out now, or into the queue (a tick's bundle comes here once stored)."""
         queue = self.queue
         # nothing waiting before it: the transport may write it at once, which
         # spares a wake-up of the writer task per message (docs/performance.md)
@@ -142,9 +143,6 @@ class Connection:
             self._wake = None
             if not wake.done():
                 wake.set_result(None)
-
-    send_out = _out
-    """A tick's bundle, its ink stored (``Bundler.out``)."""
 
     def close(self, code: int, reason: str = "") -> None:
         if not self.closing:
