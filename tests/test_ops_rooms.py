@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import base64
 import json
+import secrets
 from collections.abc import Callable
 
 import httpx
+import pytest
 import websockets
 
 from support.cli import GAME, atelier
 from support.client import Client, open_client, seated_room
 from support.ink import stroke
-from support.server import ServerProcess
+from support.server import REDIS_URL, ServerProcess
 
 
 def state_with_game(c: Client) -> dict[str, object]:
@@ -103,3 +105,28 @@ async def test_close_takes_a_room_from_a_running_server(
     assert httpx.get(f"{srv.http}/api/rooms/{code}").status_code == 404
     listing = atelier("rooms", "list", "--status", "closed", "--db", srv.db)
     assert code in listing.stdout
+
+
+@pytest.mark.redis
+async def test_close_with_redis_tells_the_running_servers_at_once(
+        server_factory: Callable[..., ServerProcess], clients: list[Client]) -> None:
+    """With the servers' Redis, ``close`` does not wait for their idle sweep (every
+    30 s here): the players hear at once that the room is gone."""
+    prefix = f"c{secrets.token_hex(4)}_"  # a channel of its own (the prefix names it)
+    srv = server_factory("--redis-url", REDIS_URL, "--table-prefix", prefix)
+    assert srv.db is not None
+    code, players = await seated_room(clients, srv, n=2)
+    result = atelier("rooms", "close", code, "--db", srv.db, "--table-prefix", prefix,
+                     "--redis-url", REDIS_URL)
+    assert result.returncode == 0, result.stderr
+    assert "told 1 server process" in result.stdout
+    gone = await players[0].expect("error", lambda m: m["code"] == "unknown_room", timeout=20)
+    assert code in json.dumps(gone)  # "there is no room CODE", in their language
+    assert httpx.get(f"{srv.http}/api/rooms/{code}").status_code == 404
+
+    # a Redis that does not answer: closed all the same, and said so
+    other, _ = await seated_room(clients, srv, n=2)
+    dead = atelier("rooms", "close", other, "--db", srv.db, "--table-prefix", prefix,
+                   "--redis-url", "redis://127.0.0.1:1")
+    assert dead.returncode == 1 and "did not answer" in dead.stderr
+    assert f"room {other} closed" in dead.stdout

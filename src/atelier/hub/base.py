@@ -24,9 +24,10 @@ ORIGIN_BYTES = 16
 @dataclass(frozen=True)
 class HubMessage:
     """``kind``: "event" (``meta`` = the logged event), "ink" (``meta`` = key, seat, n;
-    ``data`` = the batch), "presence" (``meta`` = online player ids) or "hold"
+    ``data`` = the batch), "presence" (``meta`` = online player ids), "hold"
     (``meta`` = held: this process has the room loaded, or no longer; answer: a
-    reply to another's hold, which is not answered again)."""
+    reply to another's hold, which is not answered again) or "closed" (an
+    operator closed the room in the store: look now, not at the next sweep)."""
 
     room: str
     kind: str
@@ -37,7 +38,7 @@ class HubMessage:
 
 Receiver = Callable[[HubMessage], Awaitable[None]]
 
-_KINDS = {"event": b"E", "ink": b"I", "presence": b"P", "hold": b"H"}
+_KINDS = {"event": b"E", "ink": b"I", "presence": b"P", "hold": b"H", "closed": b"C"}
 _NAMES = {v: k for k, v in _KINDS.items()}
 
 

@@ -34,6 +34,17 @@ the oldest are dropped: the log in the database stays the truth."""
 PIPELINE_MAX = 512
 
 
+async def notify(url: str, message: HubMessage, channel_prefix: str = "atelier:") -> int:
+    """Publish one notice from outside a server (``atelier rooms close``): how
+    many processes listening heard it."""
+    redis: aioredis.Redis = aioredis.Redis.from_url(url)
+    try:
+        heard: int = await redis.publish(f"{channel_prefix}room:{message.room}", encode(message))
+    finally:
+        await redis.aclose()
+    return heard
+
+
 class RedisHub:
     def __init__(self, url: str, channel_prefix: str = "atelier:") -> None:
         self.origin = secrets.token_bytes(ORIGIN_BYTES)

@@ -40,9 +40,12 @@ def parser(command: str) -> argparse.ArgumentParser:
     else:
         ap.add_argument("code", metavar="CODE")
     if command == "close":
-        ap.description = ("Close a room: servers stop serving it (a running one within its "
-                          "idle sweep, at most 30 s) and its link answers that there is no "
-                          "such room. Its log stays in the store.")
+        ap.description = ("Close a room: servers stop serving it and its link answers that "
+                          "there is no such room. Its log stays in the store. A running "
+                          "server lets go of it within its idle sweep (at most 30 s), or at "
+                          "once with --redis-url (the servers' own).")
+        ap.add_argument("--redis-url", help="tell the running servers that share rooms "
+                        "through this Redis (atelier serve --redis-url) at once")
     if command == "export":
         ap.description = ("The room as JSON: its summary, what a spectator sees, the drawings "
                           "a spectator may see, and for a game not running its whole log.")
@@ -86,6 +89,8 @@ async def _run(command: str, args: argparse.Namespace) -> int:
                 print(f"atelier rooms: there is no room {code}", file=sys.stderr)
                 return 1
             print(f"room {code} closed")
+            if args.redis_url:
+                return await _tell_servers(code, args)
             return 0
         found = await _room(store, code)
         if found is None:
@@ -96,6 +101,24 @@ async def _run(command: str, args: argparse.Namespace) -> int:
         return _export(found, args.out)
     finally:
         await store.close()
+
+
+async def _tell_servers(code: str, args: argparse.Namespace) -> int:
+    """The servers listening on Redis look at the store now (it stays the truth:
+    the notice only says where to look)."""
+    from atelier.hub import HubMessage
+    from atelier.hub.base import ORIGIN_BYTES
+    from atelier.hub.redis_hub import notify
+
+    try:
+        heard = await notify(args.redis_url, HubMessage(code, "closed", bytes(ORIGIN_BYTES), {}),
+                             f"atelier:{args.table_prefix}")
+    except Exception as error:  # closed all the same: the servers' sweep finds it
+        print(f"atelier rooms: Redis at {args.redis_url} did not answer ({error}); the "
+              "servers let go of the room within their idle sweep", file=sys.stderr)
+        return 1
+    print(f"told {heard} server process{'' if heard == 1 else 'es'} listening on Redis")
+    return 0
 
 
 async def _list(store: Any, args: argparse.Namespace) -> int:

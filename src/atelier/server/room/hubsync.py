@@ -35,6 +35,8 @@ class HubSync:
 
         def _spawn(self, coro: Coroutine[Any, Any, None]) -> None: ...
 
+        async def drop_if_closed(self, code: str) -> None: ...
+
     # Routing by room code (workers.py, docs/deploy.md) gives a room one process,
     # so its ink need not cross to any other. Processes say which rooms they
     # hold ("hold" notices, renewed); a room's ink is published only while
@@ -54,6 +56,9 @@ class HubSync:
     async def on_hub(self, msg: HubMessage) -> None:
         room = self.loaded.get(msg.room)
         if room is None:
+            return
+        if msg.kind == "closed":  # from `atelier rooms close`, not from a process holding it
+            await self.drop_if_closed(msg.room)
             return
         if msg.kind == "hold" and not msg.meta["held"]:
             room.holders.pop(msg.origin, None)

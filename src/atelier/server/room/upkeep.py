@@ -111,16 +111,24 @@ class Upkeep:
         close`` writes to the store only): their sockets are told the room is gone."""
         closed = await self.store.closed_among(sorted(self.loaded))
         for code in closed:
-            room = self.loaded.pop(code, None)
-            if room is None:
-                continue
-            self.deadlines.unloading(room)
-            self._hold(room, held=False)
-            for conn in list(room.conns):
-                conn.send(views.error_message(RuleError("unknown_room", room=code), conn.lang))
-                conn.close(CLOSE_GONE, "room closed")
-            log.info("room %s closed by an operator", code)
+            self._let_go_closed(code)
         return len(closed)
+
+    async def drop_if_closed(self, code: str) -> None:
+        """An operator says they closed this room (a hub notice): the store decides."""
+        if code in self.loaded and await self.store.closed_among([code]):
+            self._let_go_closed(code)
+
+    def _let_go_closed(self, code: str) -> None:
+        room = self.loaded.pop(code, None)
+        if room is None:
+            return
+        self.deadlines.unloading(room)
+        self._hold(room, held=False)
+        for conn in list(room.conns):
+            conn.send(views.error_message(RuleError("unknown_room", room=code), conn.lang))
+            conn.close(CLOSE_GONE, "room closed")
+        log.info("room %s closed by an operator", code)
 
     def unload_idle(self, now: float | None = None) -> int:
         """Drop the rooms nobody has been connected to for ``idle_seconds``; their
