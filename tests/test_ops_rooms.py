@@ -127,6 +127,7 @@ async def test_close_with_redis_tells_the_running_servers_at_once(
     # a Redis that does not answer: closed all the same, and said so
     other, _ = await seated_room(clients, srv, n=2)
     dead = atelier("rooms", "close", other, "--db", srv.db, "--table-prefix", prefix,
-                   "--redis-url", "redis://127.0.0.1:1")
+                   "--redis-url", "redis://:hunter2@127.0.0.1:1")
     assert dead.returncode == 1 and "did not answer" in dead.stderr
+    assert "hunter2" not in dead.stderr + dead.stdout  # the URL's password is not printed
     assert f"room {other} closed" in dead.stdout

@@ -18,6 +18,7 @@ import json
 import os
 import struct
 import sys
+import urllib.parse
 from typing import Any
 
 from atelier.tools.store_args import add_store_options, db_path, register_games
@@ -114,7 +115,8 @@ async def _tell_servers(code: str, args: argparse.Namespace) -> int:
         heard = await notify(args.redis_url, HubMessage(code, "closed", bytes(ORIGIN_BYTES), {}),
                              f"atelier:{args.table_prefix}")
     except Exception as error:  # closed all the same: the servers' sweep finds it
-        print(f"atelier rooms: Redis at {args.redis_url} did not answer ({error}); the "
+        where = urllib.parse.urlsplit(args.redis_url).hostname  # never its password
+        print(f"atelier rooms: Redis at {where} did not answer ({error}); the "
               "servers let go of the room within their idle sweep", file=sys.stderr)
         return 1
     print(f"told {heard} server process{'' if heard == 1 else 'es'} listening on Redis")
