@@ -102,8 +102,9 @@ def test_bench_push_prints_its_figures() -> None:
 
 def test_bench_mixed_prints_the_bystanders_figures() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "atelier", "bench", "mixed", "--seconds", "6", "--drawing", "1",
-         "--hard", "1", "--addresses", "2", "--think", "0.5"],
+        [sys.executable, "-m", "atelier", "bench", "mixed", "--seconds", "4", "--drawing", "1",
+         "--hard", "1", "--addresses", "2", "--think", "0.5", "--rounds", "2",
+         "--baseline-drawing"],
         capture_output=True, text=True, timeout=600, check=True,
     ).stdout
     for figure in ("room ping round trip", "ink round trip", "hard computer's reply"):
@@ -112,3 +113,6 @@ def test_bench_mixed_prints_the_bystanders_figures() -> None:
                      out), out
     assert "FAILED" not in out
     assert re.search(r"the flood's answers: .*429: \d+", out), out
+    # two rounds pooled, each round's p99 shown beside the others
+    assert re.search(r"pings p99 by round, alone: [\d.]+, [\d.]+; under load: [\d.]+, [\d.]+ ms",
+                     out), out

@@ -17,6 +17,13 @@ proxy), each keeping three reviews of different finished records in flight.
 Printed: p50/p99 of each, with and without the load, their ratio, the
 server's CPU (its engine processes included) and the machine's load.
 
+``--baseline-drawing``: the sketch rooms draw in the first phase too, so the
+two phases differ by the engine's load alone (the computer rooms and the
+flood): a bystander's ink otherwise waits for the bundle tick only beside
+other drawing rooms. ``--rounds N`` alternates the two phases N times and
+pools what the bystander measured; each round's p99s are printed as well, so
+the machine's own noise between rounds of the same phase shows.
+
 The clients are the ``fuzz`` extra's (websockets, httpx).
 """
 
@@ -338,12 +345,16 @@ def phase(base: str, server: subprocess.Popen[bytes], seconds: float,
           args: argparse.Namespace, loaded: bool) -> tuple[Figures, dict[str, int], Cpu]:
     spawn = multiprocessing.get_context("spawn")
     mine, theirs = spawn.Pipe()
-    watcher = spawn.Process(target=run_bystander, args=(base, seconds, args.think, theirs))
+    watcher = spawn.Process(target=run_bystander,
+                            args=(base, seconds, args.bystander_think or args.think, theirs))
     load_pipe, load_end = spawn.Pipe()
-    loader = spawn.Process(target=run_load, args=(base, seconds + 5, args, load_end))
+    drawing_only = argparse.Namespace(**{**vars(args), "hard": 0, "addresses": 0})
+    loads = loaded or (args.baseline_drawing and args.drawing > 0)
+    loader = spawn.Process(target=run_load, args=(
+        base, seconds + 5, args if loaded else drawing_only, load_end))
     cpu0, own0 = proc_cpu_seconds(server.pid), own_cpu(server.pid)
     jobs0 = httpx.get(base + "/healthz").json()["engine"]["done"]
-    if loaded:
+    if loads:
         loader.start()
         time.sleep(5)  # the load under way before the bystander starts measuring
     started = time.monotonic()
@@ -352,13 +363,32 @@ def phase(base: str, server: subprocess.Popen[bytes], seconds: float,
         raise RuntimeError("the bystander did not report")
     figures: Figures = mine.recv()
     wall = time.monotonic() - started
-    counts: dict[str, int] = load_pipe.recv() if loaded else {}
+    counts: dict[str, int] = load_pipe.recv() if loads else {}
     total, own = proc_cpu_seconds(server.pid) - cpu0, own_cpu(server.pid) - own0
     jobs = httpx.get(base + "/healthz").json()["engine"]["done"] - jobs0
     watcher.join()
-    if loaded:
+    if loads:
         loader.join()
     return figures, counts, Cpu(own, total - own, wall, f"{os.getloadavg()[0]:.1f}", jobs)
+
+
+def pooled(each: list[Figures]) -> Figures:
+    """One round's figures, or several rounds' together."""
+    together = Figures()
+    for f in each:
+        together.pings += f.pings
+        together.ink += f.ink
+        together.replies += f.replies
+        for k, v in f.hints.items():
+            together.hints[k] += v
+        together.failures += f.failures
+    return together
+
+
+def summed(each: list[Cpu]) -> Cpu:
+    return Cpu(sum(c.loop for c in each), sum(c.engine for c in each),
+               sum(c.wall for c in each), "/".join(c.load for c in each),
+               sum(c.jobs for c in each))
 
 
 def main(argv: list[str]) -> int:
@@ -369,9 +399,18 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--think", type=float, default=3.0,
                     help="seconds a Piet player thinks before each move (default 3)")
     ap.add_argument("--addresses", type=int, default=20, help="addresses flooding reviews")
+    ap.add_argument("--bystander-think", type=float, default=None,
+                    help="seconds the bystander thinks before each move (default --think); "
+                    "less gives more samples of the computer's reply")
+    ap.add_argument("--baseline-drawing", action="store_true",
+                    help="the sketch rooms draw without the engine's load too")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="alternate the two phases this many times, pooled (default 1)")
     ap.add_argument("--serve-arg", action="append", default=[],
                     help="passed to atelier serve (repeatable)")
     args = ap.parse_args(argv)
+    if args.rounds < 1:
+        ap.error("--rounds must be at least 1")
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     with tempfile.TemporaryDirectory() as folder:
@@ -391,14 +430,20 @@ def main(argv: list[str]) -> int:
             print(f"atelier bench mixed: {args.seconds:.0f} s each; load: {args.drawing} "
                   f"sketch rooms of 3 drawing every 100 ms, {args.hard} Piet rooms against "
                   f"the hard computer (a move every {args.think:g} s), reviews from "
-                  f"{args.addresses} addresses, 3 at once each; {os.cpu_count()} cores",
-                  flush=True)
-            quiet, _, cpu_q = phase(base, server, args.seconds, args, loaded=False)
-            loaded, counts, cpu_l = phase(base, server, args.seconds, args, loaded=True)
+                  f"{args.addresses} addresses, 3 at once each; {os.cpu_count()} cores"
+                  + ("; the sketch rooms draw in both phases" if args.baseline_drawing else "")
+                  + (f"; {args.rounds} rounds" if args.rounds > 1 else ""), flush=True)
+            rounds = []
+            for _ in range(args.rounds):
+                rounds.append((phase(base, server, args.seconds, args, loaded=False),
+                               phase(base, server, args.seconds, args, loaded=True)))
             engine = httpx.get(base + "/healthz").json()["engine"]
         finally:
             server.terminate()
             server.wait(30)
+    quiet, loaded = pooled([q[0] for q, _ in rounds]), pooled([lo[0] for _, lo in rounds])
+    counts = {k: sum(lo[1].get(k, 0) for _, lo in rounds) for _, lo in rounds for k in lo[1]}
+    cpu_q, cpu_l = summed([q[2] for q, _ in rounds]), summed([lo[2] for _, lo in rounds])
     print(f"machine load (1 min) {cpu_q.load} -> {cpu_l.load}; the server's own process "
           f"{100 * cpu_q.loop / cpu_q.wall:.0f}% -> {100 * cpu_l.loop / cpu_l.wall:.0f}% of a "
           f"core; its engine processes {100 * cpu_q.engine / cpu_q.wall:.0f}% -> "
@@ -408,6 +453,13 @@ def main(argv: list[str]) -> int:
     print(line("room ping round trip", quiet.pings, loaded.pings))
     print(line("ink round trip", quiet.ink, loaded.ink))
     print(line("hard computer's reply", quiet.replies, loaded.replies))
+    if len(rounds) > 1:
+        for name in ("pings", "ink", "replies"):
+            print(f"{name} p99 by round, alone: "
+                  + ", ".join(f"{ms(getattr(q[0], name), 99):.1f}" for q, _ in rounds)
+                  + "; under load: "
+                  + ", ".join(f"{ms(getattr(lo[0], name), 99):.1f}" for _, lo in rounds)
+                  + " ms")
     print(f"the bystander's hints: alone {quiet.hints['answered']} answered, "
           f"{quiet.hints['refused']} refused; under load {loaded.hints['answered']} answered, "
           f"{loaded.hints['refused']} refused")
