@@ -55,3 +55,22 @@ def test_every_shipped_game_declares_the_capabilities_the_server_uses() -> None:
     assert kinds(get_game("incognito")) == both
     assert kinds(get_game("piet")) == {"BotGame", "ScoredGame", "LegalActionsGame"}
     assert kinds(SKETCH) == {"DrawingGame"}
+
+
+def test_a_capability_remembered_per_class_is_the_protocol_s_own_answer() -> None:
+    # isinstance against the games' protocols is remembered per class of game
+    # (Python 3.11 checks every member each time): the same answers, every time
+    from typing import _ProtocolMeta
+
+    from atelier.bench.sketch import GAME as SKETCH
+    from atelier.games import core
+    from atelier.games.registry import GAME_NAMES, get_game
+
+    protocols = [p for p in vars(core).values()
+                 if isinstance(p, type) and type(p) is core.Capability]
+    assert len(protocols) >= 10
+    for game in [*(get_game(name) for name in GAME_NAMES), SKETCH, object()]:
+        for protocol in protocols:
+            own = _ProtocolMeta.__instancecheck__(protocol, game)
+            assert isinstance(game, protocol) is own, (game, protocol)
+            assert isinstance(game, protocol) is own  # asked again: remembered

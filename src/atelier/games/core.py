@@ -25,7 +25,7 @@ import random
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, TypeVar, _ProtocolMeta, runtime_checkable
 
 from atelier.jsoncheck import as_ints
 from atelier.jsonvalue import JSON as JSON  # every game names it here
@@ -48,6 +48,25 @@ def winners(totals: Sequence[int]) -> list[int]:
 
 
 S = TypeVar("S")
+
+
+class Capability(_ProtocolMeta):
+    """The metaclass of the games' runtime-checkable protocols: ``isinstance(game,
+    DrawingGame)`` is answered once per class of game and then remembered.
+    Python 3.11 checks every member of the protocol on every call (30 to 45 us
+    for these, several times for each state the server sends: docs/performance.md);
+    a game's capabilities are its class's, its members methods and attributes
+    every instance has."""
+
+    def __instancecheck__(cls, instance: object) -> bool:
+        key = (cls, type(instance))
+        found = _CAPABLE.get(key)
+        if found is None:
+            found = _CAPABLE[key] = super().__instancecheck__(instance)
+        return found
+
+
+_CAPABLE: dict[tuple[type, type], bool] = {}
 
 RngState = tuple[int, tuple[int, ...], float | None]
 """``random.Random.getstate()``. A game state keeps its generator as this
@@ -132,7 +151,7 @@ class Game(Protocol[S]):
 
 
 @runtime_checkable
-class LegalActionsGame(Game[S], Protocol[S]):
+class LegalActionsGame(Game[S], Protocol[S], metaclass=Capability):
     """A game that lists its players' moves, as OpenSpiel's ``legal_actions``."""
 
     def legal_actions(self, state: S, seat: int) -> list[Action]:
@@ -142,7 +161,7 @@ class LegalActionsGame(Game[S], Protocol[S]):
 
 
 @runtime_checkable
-class DrawingGame(Game[S], Protocol[S]):
+class DrawingGame(Game[S], Protocol[S], metaclass=Capability):
     """A game whose players draw (Pictomania, Incognito): the server relays
     and stores ink only where the game allows it."""
 
@@ -183,7 +202,7 @@ class DrawingGame(Game[S], Protocol[S]):
 
 
 @runtime_checkable
-class GuessTimelineGame(DrawingGame[S], Protocol[S]):
+class GuessTimelineGame(DrawingGame[S], Protocol[S], metaclass=Capability):
     """A drawing game whose guesses are shown on a drawing's replay
     (Pictomania); see atelier.server.room.marks."""
 
@@ -199,7 +218,7 @@ class GuessTimelineGame(DrawingGame[S], Protocol[S]):
 
 
 @runtime_checkable
-class BotGame(Game[S], Protocol[S]):
+class BotGame(Game[S], Protocol[S], metaclass=Capability):
     """A game with computer players (Piet against the computer)."""
 
     def computer_seats(self, settings: Mapping[str, JSON]) -> dict[int, str]:
@@ -232,7 +251,7 @@ class Advice:
 
 
 @runtime_checkable
-class AdvisedGame(Game[S], Protocol[S]):
+class AdvisedGame(Game[S], Protocol[S], metaclass=Capability):
     """A game whose engine advises players (Piet: hints, reviews)."""
 
     def advice(self, state: S, kind: str, params: Mapping[str, str]) -> Advice:
@@ -255,7 +274,7 @@ class AdvisedGame(Game[S], Protocol[S]):
 
 
 @runtime_checkable
-class CustomDeckGame(Game[S], Protocol[S]):
+class CustomDeckGame(Game[S], Protocol[S], metaclass=Capability):
     """A game dealt from cards a room may bring (a custom deck, docs/decks.md;
     Pictomania): the deck travels in the settings ``custom_cards``/``custom_mode``."""
 
@@ -266,7 +285,7 @@ class CustomDeckGame(Game[S], Protocol[S]):
 
 
 @runtime_checkable
-class DealingGame(Game[S], Protocol[S]):
+class DealingGame(Game[S], Protocol[S], metaclass=Capability):
     """A game that deals cards or words a room should not see twice: the room
     remembers what its games dealt (as opaque ids) and hands that memory to the
     next game, which deals none of it until a level or pool runs out."""
@@ -283,7 +302,7 @@ class DealingGame(Game[S], Protocol[S]):
 
 
 @runtime_checkable
-class ScoredGame(Game[S], Protocol[S]):
+class ScoredGame(Game[S], Protocol[S], metaclass=Capability):
     """A game with points per seat: a room sums its finished games."""
 
     def final_scores(self, state: S) -> list[int]:
@@ -295,7 +314,7 @@ S_in = TypeVar("S_in", contravariant=True)
 
 
 @runtime_checkable
-class WinnersGame(Protocol[S_in]):
+class WinnersGame(Protocol[S_in], metaclass=Capability):
     """A game whose winner is not always the highest score (Piet: a player who
     resigns or runs out of time loses whatever the scores)."""
 
@@ -305,7 +324,7 @@ class WinnersGame(Protocol[S_in]):
 
 
 @runtime_checkable
-class CorrespondenceGame(Protocol[S]):
+class CorrespondenceGame(Protocol[S], metaclass=Capability):
     """A turn-based game two people may play over days (Piet): a room may give
     each move a time (its settings say how long); the game goes on with nobody
     connected, and the server nudges the player whose turn it is."""
@@ -340,14 +359,14 @@ def move_seconds(game: object, settings: Mapping[str, JSON]) -> float | None:
 
 
 @runtime_checkable
-class RemovableSeats(Protocol):
+class RemovableSeats(Protocol, metaclass=Capability):
     """A game that lets the host take a player out while it runs (SYSTEM "remove")."""
 
     seats_removable: bool
 
 
 @runtime_checkable
-class AgreementsGame(Protocol):
+class AgreementsGame(Protocol, metaclass=Capability):
     """A game with settings no single player decides: each human player agrees
     or not in the lobby, and the server sets each one at the start (Piet's hints
     between two people)."""
@@ -363,7 +382,7 @@ def agreements(game: object) -> tuple[str, ...]:
 
 
 @runtime_checkable
-class PlayedThrough(Protocol):
+class PlayedThrough(Protocol, metaclass=Capability):
     """What a driver that plays a game to its end (the protocol fuzzer) asks of it."""
 
     quick_settings: Mapping[str, JSON]
