@@ -15,6 +15,9 @@ import { setRole } from "./sound.js";
 import { keepAwake } from "./wake.js";
 import { keepGame, keptGame } from "./kept.js";
 
+// Which game a taken-out note is for: a new game in the room says nothing of it.
+const takenOutOf = (state) => `game:${state.room.ink_prefix || ""}`;
+
 export class Room {
   constructor(code, { shell, tv = false }) {
     this.code = code;
@@ -143,27 +146,35 @@ export class Room {
   // a state yet (back with the old token), the next state says of which game.
   onTakenOut() {
     this.takenOut = true;
-    if (this.state) this.noteTakenOut({ ...this.state, you: { ...this.state.you, player: null } });
+    if (this.state?.room.phase === "lobby") this.noteTakenOut(this.state); // nothing to keep
+    else if (this.state) this.keepTakenOut(this.state);
   }
 
   // The host took this browser's player out of the game (the page was open, or
   // it came back with the old token): remembered for that game, so the page
   // says why it only watches, also after a reload.
   noteTakenOut(state) {
-    const key = `atelier.out.${this.code.toUpperCase()}`;
     if (state.room.phase === "lobby") {
-      localStorage.removeItem(key);
+      localStorage.removeItem(this.takenOutKey);
       this.takenOut = false;
     } else if (this.takenOut && !state.you.player) {
-      localStorage.setItem(key, `game:${state.room.ink_prefix || ""}`);
-      this.takenOut = false;
+      this.keepTakenOut(state);
     }
+  }
+
+  keepTakenOut(state) {
+    localStorage.setItem(this.takenOutKey, takenOutOf(state));
+    this.takenOut = false;
+  }
+
+  get takenOutKey() {
+    return `atelier.out.${this.code.toUpperCase()}`;
   }
 
   get wasTakenOut() {
     const state = this.state;
     if (!state || state.you.player || state.room.phase === "lobby") return false;
-    return localStorage.getItem(`atelier.out.${this.code.toUpperCase()}`) === `game:${state.room.ink_prefix || ""}`;
+    return localStorage.getItem(this.takenOutKey) === takenOutOf(state);
   }
 
   get isPlayer() {
