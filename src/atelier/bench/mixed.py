@@ -40,6 +40,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
@@ -346,7 +347,8 @@ def phase(base: str, server: subprocess.Popen[bytes], seconds: float,
     spawn = multiprocessing.get_context("spawn")
     mine, theirs = spawn.Pipe()
     watcher = spawn.Process(target=run_bystander,
-                            args=(base, seconds, args.bystander_think or args.think, theirs))
+                            args=(base, seconds, args.think if args.bystander_think is None
+                                  else args.bystander_think, theirs))
     load_pipe, load_end = spawn.Pipe()
     drawing_only = argparse.Namespace(**{**vars(args), "hard": 0, "addresses": 0})
     loads = loaded or (args.baseline_drawing and args.drawing > 0)
@@ -442,7 +444,9 @@ def main(argv: list[str]) -> int:
             server.terminate()
             server.wait(30)
     quiet, loaded = pooled([q[0] for q, _ in rounds]), pooled([lo[0] for _, lo in rounds])
-    counts = {k: sum(lo[1].get(k, 0) for _, lo in rounds) for _, lo in rounds for k in lo[1]}
+    counts: Counter[str] = Counter()
+    for _, lo in rounds:
+        counts.update(lo[1])
     cpu_q, cpu_l = summed([q[2] for q, _ in rounds]), summed([lo[2] for _, lo in rounds])
     print(f"machine load (1 min) {cpu_q.load} -> {cpu_l.load}; the server's own process "
           f"{100 * cpu_q.loop / cpu_q.wall:.0f}% -> {100 * cpu_l.loop / cpu_l.wall:.0f}% of a "
