@@ -3,11 +3,15 @@
     python -m atelier.bench.inkpath --rounds 1500
 
 Rooms of the sketch game in one process; each round every player's batch is
-taken in (``InkIntake.take``: rights, guard, kept, relayed to the other
-players' bundles), then the shared bundle timer flushes every bundle into a
-transport that writes at once. Prints the time per batch: what a change to
-``atelier.server.ink`` costs, apart from the sockets and the machine's load
-that dominate ``atelier bench ink``."""
+taken in as the transport hands it over (``Session.ink_now``: the allowance,
+then ``InkIntake.take``: rights, guard, kept, relayed to the other players'
+bundles), then the shared bundle timer flushes every bundle into a transport
+that frames it and drops it. The same rounds then go through the floor's path
+(``atelier.bench.floor``: the guard, the pending row, the relay into bundles,
+the tick's framing), and both times per batch are printed with their ratio:
+what a change to ``atelier.server.ink`` costs, apart from the sockets and the
+machine's load that dominate ``atelier bench ink`` (the kernel's share, about
+equal for both, is not in it)."""
 
 from __future__ import annotations
 
@@ -15,14 +19,17 @@ import argparse
 import asyncio
 import time
 from collections.abc import Callable
+from types import SimpleNamespace
 from typing import Any, cast
 
 from starlette.websockets import WebSocket
 
+from atelier.bench import floor
 from atelier.bench.sketch import GAME
 from atelier.games.core import JSON
 from atelier.hub.base import LocalHub
 from atelier.ink.synth import DEVICES, record
+from atelier.server.edge import limits
 from atelier.server.ink.bundles import bundler
 from atelier.server.ink.intake import InkIntake
 from atelier.server.room import fanout
@@ -30,13 +37,18 @@ from atelier.server.room import model as m
 from atelier.server.room.connection import Connection
 from atelier.server.room.events import LogEvent
 from atelier.server.room.live_room import LiveRoom
+from atelier.server.room.rooms import Rooms
+from atelier.server.session import Session
+from atelier.server.wire.wsframe import BINARY, frame
 from atelier.store import Store
 
 
 class Written:
-    """A transport that takes every message at once and drops it."""
+    """A transport that takes every message at once, frames it as the room
+    socket does, and drops it."""
 
     def write_now(self, data: bytes | str) -> bool:
+        frame(BINARY, data if isinstance(data, bytes) else data.encode())
         return True
 
     def take_ink(self, handler: Callable[[bytes], bool]) -> None:
@@ -69,21 +81,68 @@ def sketch_room(code: str, players: int,
     return room
 
 
+def _session(intake: InkIntake[LiveRoom], room: LiveRoom, conn: Connection) -> Session:
+    """A session as the room socket hands it a batch (``Session.ink_now``),
+    without a socket or a hello."""
+    session = object.__new__(Session)
+    session.rooms = cast(Rooms, SimpleNamespace(ink=intake, ink_waits=0))
+    session.room, session.conn, session.code, session.inflight = room, conn, room.code, None
+    return session
+
+
 async def run(rooms: int, players: int, rounds: int) -> float:
     """Seconds per batch."""
     # no store: the ink is kept in memory and never flushed within a run
     intake = InkIntake(cast(Store, None), LocalHub(), _commit, 1 << 40, 1 << 40)
     live = [sketch_room(f"R{r:05d}", players) for r in range(rooms)]
+    takers = [_session(intake, room, conn).ink_now for room in live for conn in room.conns]
+    # the allowance is spent as ever, with bursts no run here empties
+    limits.INK_FRAMES_BURST = limits.INK_BYTES_BURST = 1 << 60
     batches = record(DEVICES[0], 40).batches
     timer = bundler()
     start = time.perf_counter()
     for k in range(rounds):
         data = batches[k % len(batches)]
-        for room in live:
-            for conn in room.conns:
-                intake.take(room, conn, data)
+        for take in takers:
+            take(data)
         intake.pending_ink.clear()  # nothing is written to a store here
         timer.flush()
+        await asyncio.sleep(0)  # the tick's write (of nothing), then the bundles go
+    return (time.perf_counter() - start) / (rounds * rooms * players)
+
+
+class _Dropped:
+    """The floor's transport: takes a message and drops it."""
+
+    def write(self, data: bytes) -> None:
+        return None
+
+    def is_closing(self) -> bool:
+        return False
+
+
+async def run_floor(rooms: int, players: int, rounds: int) -> float:
+    """Seconds per batch through the floor's path (``atelier.bench.floor``)."""
+    relay = floor.Relay(cast(Store, None))
+    peers = []
+    for r in range(rooms):
+        room = relay.rooms[f"R{r:05d}"] = floor.Room(f"R{r:05d}")
+        for seat in range(players):
+            peer = floor.Peer(relay)
+            peer.transport = cast(asyncio.Transport, _Dropped())
+            peer.room, peer.seat, peer.bundles = room, seat, True
+            room.peers.append(peer)
+            peers.append(peer)
+    batches = record(DEVICES[0], 40).batches
+    start = time.perf_counter()
+    for k in range(rounds):
+        data = batches[k % len(batches)]
+        for peer in peers:
+            peer.ink(data)
+        relay.pending.clear()  # nothing is written to a store here
+        if relay.bundle_timer is not None:
+            relay.bundle_timer.cancel()
+        relay.tick()
         await asyncio.sleep(0)  # the tick's write (of nothing), then the bundles go
     return (time.perf_counter() - start) / (rounds * rooms * players)
 
@@ -94,10 +153,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rooms", type=int, default=20)
     ap.add_argument("--players", type=int, choices=range(2, 7), default=6)
     ap.add_argument("--rounds", type=int, default=1500)
+    ap.add_argument("--repeat", type=int, default=3,
+                    help="runs of each, alternated (the best counts)")
     args = ap.parse_args(argv)
-    per_batch = asyncio.run(run(args.rooms, args.players, args.rounds))
-    print(f"{per_batch * 1e6:.2f} us per batch ({args.rounds * args.rooms * args.players} "
-          f"batches, each to {args.players - 1} players)")
+    ours, floors = [], []
+    for _ in range(args.repeat):
+        ours.append(asyncio.run(run(args.rooms, args.players, args.rounds)))
+        floors.append(asyncio.run(run_floor(args.rooms, args.players, args.rounds)))
+    batches = args.rounds * args.rooms * args.players
+    print(f"atelier: {min(ours) * 1e6:.2f} us per batch (runs: "
+          f"{', '.join(f'{t * 1e6:.2f}' for t in ours)})")
+    print(f"floor:   {min(floors) * 1e6:.2f} us per batch (runs: "
+          f"{', '.join(f'{t * 1e6:.2f}' for t in floors)})")
+    print(f"{batches} batches a run, each to {args.players - 1} players; atelier / floor = "
+          f"{min(ours) / min(floors):.2f}x, {(min(ours) - min(floors)) * 1e6:.2f} us a batch more")
     return 0
 
 
