@@ -32,8 +32,9 @@ def _entries(bundle: bytes) -> list[bytes]:
 def test_gathered_live_ink_larger_than_a_bundle_goes_as_several_in_order() -> None:
     async def run() -> None:
         conn = Connection(None, bundles=True)  # type: ignore[arg-type]
-        add = conn.gatherer()
-        assert add is not None
+        gathering = conn.gatherer()
+        assert gathering is not None
+        add = gathering.append
         frames = [bytes([k % 6]) + bytes([k % 251]) * 1500 for k in range(60)]  # ~90 KiB
         for frame in frames:
             add(len(frame).to_bytes(2, "big") + frame)

@@ -67,3 +67,39 @@ def test_a_batch_a_frame_comes_out_whole_and_unmasked() -> None:
 @given(st.binary(min_size=4, max_size=4), st.binary(max_size=200))
 def test_unmask_agrees(key: bytes, data: bytes) -> None:
     assert wsframe.unmask(key, data) == wsframe.unmask_py(key, data)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from([0, 1, 2, 8, 9, 10]),
+       st.sampled_from([0, 1, 125, 126, 127, 65535, 65536, 70_000]), st.binary(max_size=64))
+def test_the_compiled_server_frame_is_the_python_one(opcode: int, length: int,
+                                                     seed: bytes) -> None:
+    payload = (seed or b"\x00") * (length // max(1, len(seed)) + 1)
+    payload = payload[:length]
+    assert wsframe.frame(opcode, payload) == wsframe.frame_py(opcode, payload)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 255), st.binary(max_size=2000), st.integers(0, 7))
+def test_the_compiled_spread_gives_every_watcher_the_python_entry(seat: int, batch: bytes,
+                                                                  watchers: int) -> None:
+    from atelier.server.ink import bundles
+
+    assert bundles.spread is not bundles.spread_py
+    ours: list[list[bytes]] = [[b"before"] for _ in range(watchers)]
+    theirs: list[list[bytes]] = [[b"before"] for _ in range(watchers)]
+    entry = bundles.spread(seat, batch, ours)
+    assert entry == bundles.spread_py(seat, batch, theirs)
+    assert ours == theirs
+    assert all(frames[-1] is entry for frames in ours)  # one entry for all, not a copy each
+
+
+def test_the_compiled_spread_refuses_what_is_not_an_entry() -> None:
+    from atelier.server.ink import bundles
+
+    with pytest.raises(ValueError):
+        bundles.spread(256, b"x", [])
+    with pytest.raises(ValueError):
+        bundles.spread(1, bytes(65535), [])
+    with pytest.raises(TypeError):
+        bundles.spread(1, b"x", [b"not a list"])  # type: ignore[list-item]

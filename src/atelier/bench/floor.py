@@ -13,7 +13,8 @@ together, the leanest way Python does it.
 
 Its WebSocket framing is plain Python on an asyncio protocol (RFC 6455:
 unfragmented messages, masked from clients), with wsframe's Python functions
-(``unmask_py``, never the compiled ``binaries`` or ``unmask``): the floor is a
+(``unmask_py`` and ``frame_py``, never the compiled ``binaries``, ``unmask`` or
+``frame``): the floor is a
 fixed yardstick of what a Python relay costs, so whatever the server moves into
 compiled code (``atelier.server.wire._frames``) shows in the comparison rather
 than in both.
@@ -37,7 +38,8 @@ from typing import cast
 
 from atelier.errors import RuleError
 from atelier.ink.guard import InkGuard
-from atelier.server.wire.wsframe import BINARY, CLOSE, GUID, TEXT, frame, payload_length
+from atelier.server.wire.wsframe import BINARY, CLOSE, GUID, TEXT, payload_length
+from atelier.server.wire.wsframe import frame_py as frame
 from atelier.server.wire.wsframe import unmask_py as unmask
 from atelier.store import InkRow, Store, open_store
 

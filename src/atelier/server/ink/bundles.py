@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import struct
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -32,6 +33,27 @@ a quiet spell longer than this goes with the next turn of the loop (a stroke in 
 quiet room shows at once, a busy server still ticks 25 times a second)."""
 BUNDLE_MAX_BYTES = 32 * 1024
 """A bundle this large goes at once (a sync of a long drawing is split)."""
+
+_HEAD = struct.Struct(">HB").pack
+
+
+def spread_py(seat: int, batch: bytes, lists: list[list[bytes]]) -> bytes:
+    """The batch's entry as bundles carry it (its u16 length, then the seat, then
+    the batch), made once and appended to each of ``lists`` (the gathering
+    bundles of the batch's watchers, ``Bundle.frames``)."""
+    entry = _HEAD(len(batch) + 1, seat) + batch
+    for frames in lists:
+        frames.append(entry)
+    return entry
+
+
+spread: Callable[[int, bytes, list[list[bytes]]], bytes] = spread_py
+try:  # the same, compiled (src/atelier/server/wire/_frames.c): once per batch
+    from atelier.server.wire._frames import spread as _spread
+except ImportError:  # no C compiler at install
+    pass
+else:
+    spread = _spread
 
 
 class Bundle:

@@ -37,8 +37,9 @@ class Watcher(Protocol):
         """One ink frame after its u16 length, as bundles carry it."""
         ...
 
-    def gatherer(self) -> Callable[[bytes], None] | None:
-        """What adds a frame to its bundle without a timer (None: no bundles)."""
+    def gatherer(self) -> list[bytes] | None:
+        """The list its bundle gathers frames in, to add to without a timer
+        (None: no bundles)."""
         ...
 
 
@@ -47,8 +48,8 @@ class Fan:
     """Where one drawing's batches from one sender go: made once, used for every
     batch until someone comes, goes or comes to see differently."""
 
-    gather: list[Callable[[bytes], None]]
-    """Each bundling watcher's gatherer (``Watcher.gatherer``)."""
+    gather: list[list[bytes]]
+    """Each bundling watcher's gathering list (``Watcher.gatherer``)."""
     single: list[Watcher]
     """Watchers that take a message per frame."""
 

@@ -3,11 +3,10 @@ batch to the connections that see its drawing now."""
 
 from __future__ import annotations
 
-import struct
 from functools import partial
 
 from atelier.metrics import INK
-from atelier.server.ink.bundles import bundler
+from atelier.server.ink.bundles import bundler, spread
 from atelier.server.ink.caches import NOTHING, Fan, Seen
 from atelier.server.ink.rights import rights
 from atelier.server.ink.room import InkRoom, Watcher
@@ -44,9 +43,6 @@ def sync_ink(room: InkRoom, conn: Watcher) -> None:
             tally.bytes_out += 1 + len(batch)
 
 
-_HEAD = struct.Struct(">HB").pack
-
-
 def _fan(room: InkRoom, key: str, seat: int, sender: Watcher | None) -> Fan:
     gather, single = [], []
     seen = room.cache.seen
@@ -54,26 +50,24 @@ def _fan(room: InkRoom, key: str, seat: int, sender: Watcher | None) -> Fan:
         sees = seen.get(conn, NOTHING)
         if conn is sender or sees.key != key or seat not in sees.seats:
             continue
-        add = conn.gatherer()
-        if add is None:
+        frames = conn.gatherer()
+        if frames is None:
             single.append(conn)
         else:
-            gather.append(add)
+            gather.append(frames)
     return Fan(gather, single)
 
 
 def relay_ink(room: InkRoom, key: str, seat: int, data: bytes,
               sender: Watcher | None) -> None:
     """One batch to every other connection that sees that drawing now: gathered
-    into their bundles (flushed together on the shared timer) with one call
-    each, this being the busiest loop of the server."""
+    into their bundles (flushed together on the shared timer) by one call for
+    all of them, this being the busiest loop of the server."""
     cache = room.cache
     fan = cache.fans.get((key, seat, sender))
     if fan is None:
         fan = cache.fans[(key, seat, sender)] = _fan(room, key, seat, sender)
-    prefixed = _HEAD(len(data) + 1, seat) + data  # bundles' length, then the frame
-    for add in fan.gather:
-        add(prefixed)
+    prefixed = spread(seat, data, fan.gather)  # bundles' length, then the frame
     for conn in fan.single:
         conn.relay(prefixed)
     # counted per batch, not per watcher: a few integer adds, no lock (atelier.metrics)

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 from collections import deque
-from collections.abc import Callable
 
 from starlette.websockets import WebSocket
 
@@ -76,11 +75,12 @@ class Connection:
         else:
             bundle.add(prefixed)
 
-    def gatherer(self) -> Callable[[bytes], None] | None:
-        """For a bundling connection, what adds a frame (after its u16 length) to
-        its bundle without a timer, for whoever flushes the bundle; None for one
-        that gets a message per frame."""
-        return None if self.bundle is None else self.bundle.frames.append
+    def gatherer(self) -> list[bytes] | None:
+        """For a bundling connection, the list its bundle gathers frames (after
+        their u16 length) in, to add to without a timer, for whoever flushes the
+        bundle (it is cleared, never replaced); None for one that gets a message
+        per frame."""
+        return None if self.bundle is None else self.bundle.frames
 
     def flush_ink(self) -> None:
         """Queue the gathered ink now."""

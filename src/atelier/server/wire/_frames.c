@@ -12,6 +12,14 @@
  * tests/test_wsframe_fast.py checks that the two always agree.
  *
  * binaries(buf, start, max_message) -> (list of payloads, end)
+ *
+ * Two more for what goes out, each once per message or batch on the busiest
+ * path, where the Python spent more on the calls and copies than on the work:
+ *
+ * frame(opcode, payload) -> a server frame (final, unmasked), as wsframe.frame_py
+ * spread(seat, batch, lists) -> the bundle entry of the batch ([u16 length][seat]
+ *     [batch], docs/protocol.md), made once and appended to each list (the
+ *     bundles of the batch's watchers), as bundles.spread_py
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -96,7 +104,78 @@ static PyObject *unmask(PyObject *self, PyObject *args) {
     return out;
 }
 
+static PyObject *frame(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyLong_Check(args[0]) || !PyBytes_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "frame(opcode: int, payload: bytes)");
+        return NULL;
+    }
+    long opcode = PyLong_AsLong(args[0]);
+    if (opcode < 0 || opcode > 15) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "an opcode is 0 to 15");
+        return NULL;
+    }
+    Py_ssize_t n = PyBytes_GET_SIZE(args[1]);
+    Py_ssize_t h = n < 126 ? 2 : n < 65536 ? 4 : 10;
+    PyObject *out = PyBytes_FromStringAndSize(NULL, h + n);
+    if (out == NULL) return NULL;
+    unsigned char *o = (unsigned char *)PyBytes_AS_STRING(out);
+    o[0] = (unsigned char)(0x80 | opcode);
+    if (h == 2) {
+        o[1] = (unsigned char)n;
+    } else if (h == 4) {
+        o[1] = 126;
+        o[2] = (unsigned char)(n >> 8);
+        o[3] = (unsigned char)n;
+    } else {
+        o[1] = 127;
+        uint64_t len = (uint64_t)n;
+        for (int k = 0; k < 8; k++) o[2 + k] = (unsigned char)(len >> (56 - 8 * k));
+    }
+    memcpy(o + h, PyBytes_AS_STRING(args[1]), (size_t)n);
+    return out;
+}
+
+static PyObject *spread(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3 || !PyLong_Check(args[0]) || !PyBytes_Check(args[1])
+            || !PyList_Check(args[2])) {
+        PyErr_SetString(PyExc_TypeError, "spread(seat: int, batch: bytes, lists: list)");
+        return NULL;
+    }
+    long seat = PyLong_AsLong(args[0]);
+    Py_ssize_t n = PyBytes_GET_SIZE(args[1]);
+    if (seat < 0 || seat > 255 || n + 1 > 65535) {
+        if (!PyErr_Occurred())
+            PyErr_SetString(PyExc_ValueError, "a seat is 0 to 255, an entry at most 65535 bytes");
+        return NULL;
+    }
+    PyObject *entry = PyBytes_FromStringAndSize(NULL, n + 3);
+    if (entry == NULL) return NULL;
+    unsigned char *e = (unsigned char *)PyBytes_AS_STRING(entry);
+    e[0] = (unsigned char)((n + 1) >> 8);
+    e[1] = (unsigned char)(n + 1);
+    e[2] = (unsigned char)seat;
+    memcpy(e + 3, PyBytes_AS_STRING(args[1]), (size_t)n);
+    PyObject *lists = args[2];
+    for (Py_ssize_t k = 0; k < PyList_GET_SIZE(lists); k++) {
+        PyObject *to = PyList_GET_ITEM(lists, k);
+        if (!PyList_Check(to)) {
+            PyErr_SetString(PyExc_TypeError, "spread's lists hold lists");
+            Py_DECREF(entry);
+            return NULL;
+        }
+        if (PyList_Append(to, entry) < 0) {
+            Py_DECREF(entry);
+            return NULL;
+        }
+    }
+    return entry;
+}
+
 static PyMethodDef methods[] = {
+    {"frame", (PyCFunction)(void (*)(void))frame, METH_FASTCALL,
+     "frame(opcode, payload) -> a final, unmasked frame"},
+    {"spread", (PyCFunction)(void (*)(void))spread, METH_FASTCALL,
+     "spread(seat, batch, lists) -> entry: the batch's bundle entry, appended to each list"},
     {"binaries", binaries, METH_VARARGS,
      "binaries(buf, start, max_message) -> (payloads, end): the whole, final, masked "
      "binary frames of at most max_message bytes from buf[start:], unmasked."},

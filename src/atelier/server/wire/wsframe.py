@@ -14,7 +14,7 @@ GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
 TEXT, BINARY, CLOSE, PING, PONG, CONTINUATION = 1, 2, 8, 9, 10, 0
 
 
-def frame(opcode: int, payload: bytes) -> bytes:
+def frame_py(opcode: int, payload: bytes) -> bytes:
     """A server frame: final, unmasked."""
     n = len(payload)
     if n < 126:
@@ -68,14 +68,16 @@ def binaries_py(buf: bytes | bytearray, i: int, max_message: int) -> tuple[list[
 
 binaries: Callable[[bytes | bytearray, int, int], tuple[list[bytes], int]] = binaries_py
 unmask: Callable[[bytes, bytes], bytes] = unmask_py
+frame: Callable[[int, bytes], bytes] = frame_py
 try:  # the same, compiled (src/atelier/server/wire/_frames.c)
     from atelier.server.wire._frames import binaries as _binaries
+    from atelier.server.wire._frames import frame as _frame
     from atelier.server.wire._frames import unmask as _unmask
 except ImportError:  # no C compiler at install: correct, a little slower
     COMPILED = False
 else:
     COMPILED = True
-    binaries, unmask = _binaries, _unmask
+    binaries, unmask, frame = _binaries, _unmask, _frame
 
 
 # -- what a server accepts from a client (RFC 6455, sections 5 and 7) ---------------
