@@ -55,7 +55,8 @@ class InkIntake(Generic[R]):
         self.shared = hub.shared  # fixed for a hub's life: read once, not per batch
         self.commit = commit
         self.pending_ink: list[tuple[str, InkRow]] = []
-        self._writing: list[tuple[str, InkRow]] = []
+        self._writing: list[list[tuple[str, InkRow]]] = []
+        """The rows of each write under way (their rooms stay loaded until stored)."""
         self.ink_written = 0
         self._flusher: asyncio.Task[None] | None = None
         self._stop = asyncio.Event()
@@ -173,7 +174,8 @@ class InkIntake(Generic[R]):
 
     def unwritten(self) -> set[str]:
         """Codes of the rooms with ink not yet stored (they must stay loaded)."""
-        return {code for code, _ in self.pending_ink} | {code for code, _ in self._writing}
+        return ({code for code, _ in self.pending_ink}
+                | {code for rows in self._writing for code, _ in rows})
 
     async def flush(self) -> bool:
         """Write the pending ink; False if the write failed (the rows stay pending).
@@ -186,7 +188,7 @@ class InkIntake(Generic[R]):
         rows, self.pending_ink = self.pending_ink, []
         if not rows:
             return True
-        self._writing += rows  # their rooms stay loaded until the rows are stored
+        self._writing.append(rows)
         try:
             await self.store.append_ink(rows)
         except Exception:
@@ -195,8 +197,7 @@ class InkIntake(Generic[R]):
             self.pending_ink = rows + self.pending_ink
             return False
         finally:
-            written = {id(row) for row in rows}
-            self._writing = [row for row in self._writing if id(row) not in written]
+            self._writing.remove(rows)  # one write at a time (the lock): this one
         self.ink_written += len(rows)
         return True
 
