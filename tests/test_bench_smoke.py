@@ -70,12 +70,15 @@ def test_bench_rooms_prints_memory_figures() -> None:
 
 
 def test_bench_inkpath_takes_every_batch() -> None:
-    out = subprocess.run(  # a refused batch would end it with the RuleError
+    out = subprocess.run(  # a batch refused or left waiting ends it with an error
         [sys.executable, "-c", _PLAIN_INSTALL.replace("atelier.cli", "atelier.bench.inkpath"),
-         "--rooms", "2", "--players", "3", "--rounds", "50"],
+         "--rooms", "2", "--players", "3", "--rounds", "50", "--repeat", "2"],
         capture_output=True, text=True, timeout=120, check=True,
     ).stdout
-    assert re.fullmatch(r"[\d.]+ us per batch \(300 batches, each to 2 players\)\n", out), out
+    assert re.fullmatch(r"atelier: [\d.]+ us per batch \(runs: [\d.]+, [\d.]+\)\n"
+                        r"floor: +[\d.]+ us per batch \(runs: [\d.]+, [\d.]+\)\n"
+                        r"300 batches a run, each to 2 players; atelier / floor = [\d.]+x, "
+                        r"-?[\d.]+ us a batch more\n", out), out
 
 
 def test_bench_restart_prints_figures_and_loses_nothing() -> None:

@@ -105,6 +105,8 @@ async def run(rooms: int, players: int, rounds: int) -> float:
         data = batches[k % len(batches)]
         for take in takers:
             take(data)
+        if len(intake.pending_ink) != len(takers):  # a batch refused or left waiting
+            raise SystemExit(f"round {k}: {len(intake.pending_ink)} of {len(takers)} taken")
         intake.pending_ink.clear()  # nothing is written to a store here
         timer.flush()
         await asyncio.sleep(0)  # the tick's write (of nothing), then the bundles go
@@ -139,6 +141,8 @@ async def run_floor(rooms: int, players: int, rounds: int) -> float:
         data = batches[k % len(batches)]
         for peer in peers:
             peer.ink(data)
+        if len(relay.pending) != len(peers):  # the floor refused one
+            raise SystemExit(f"round {k}: the floor took {len(relay.pending)} of {len(peers)}")
         relay.pending.clear()  # nothing is written to a store here
         if relay.bundle_timer is not None:
             relay.bundle_timer.cancel()
