@@ -190,13 +190,34 @@ Pairs = list[tuple[Run, Run]]
 """A load's runs side by side, each (the floor's, Atelier's), one right after the other."""
 
 
-def median_pair(pairs: Pairs, figure: Callable[[Run], float]) -> tuple[float, float, float]:
-    """The median of the pairs' ratios (Atelier's ``figure`` over the floor's) and
-    their lowest and highest. Each pair ran within a minute, so it shares the
-    machine's mood of that minute; the median of several says more than one pair
-    on a shared machine whose figures move by a fifth from one minute to the next."""
-    ratios = sorted(ratio(figure(ours), figure(floor)) for floor, ours in pairs)
-    return statistics.median(ratios), ratios[0], ratios[-1]
+@dataclass(frozen=True)
+class Compared:
+    """One figure of a load's pairs: Atelier's and the floor's (medians) and each
+    pair's ratio, Atelier's over the floor's, in the order run."""
+
+    ours: float
+    floor: float
+    ratios: list[float]
+
+    @property
+    def ratio(self) -> float:
+        """The median pair's ratio. Each pair ran within a minute, so it shares
+        the machine's mood of that minute; the median of several says more than
+        one pair on a shared machine whose figures move by a fifth from one
+        minute to the next."""
+        return statistics.median(self.ratios)
+
+    def range(self) -> str:
+        """", low to high over n pairs" when there are several."""
+        if len(self.ratios) == 1:
+            return ""
+        return f", {min(self.ratios):.2f} to {max(self.ratios):.2f}x over {len(self.ratios)} pairs"
+
+
+def compared(pairs: Pairs, figure: Callable[[Run], float]) -> Compared:
+    return Compared(statistics.median(figure(ours) for _, ours in pairs),
+                    statistics.median(figure(floor) for floor, _ in pairs),
+                    [ratio(figure(ours), figure(floor)) for floor, ours in pairs])
 
 
 def _cpu(run: Run) -> float:
@@ -207,10 +228,6 @@ def _p99(run: Run) -> float:
     return run.p99
 
 
-def _spread(low: float, high: float, n: int) -> str:
-    return "" if n == 1 else f", {low:.2f} to {high:.2f}x over {n} pairs"
-
-
 def goal_lines(loads: list[tuple[int, Pairs]], wide: Run) -> list[tuple[str, bool]]:
     """Each goal as a line and whether it is met, from the floor's and Atelier's
     runs side by side at each load (rooms, pairs) and Atelier's with two workers
@@ -219,21 +236,14 @@ def goal_lines(loads: list[tuple[int, Pairs]], wide: Run) -> list[tuple[str, boo
     one process (every run) and at 200 on two workers, nothing lost anywhere."""
     goals = []
     for rooms, pairs in loads:
-        n = len(pairs)
-        cpu_ratio, cpu_low, cpu_high = median_pair(pairs, _cpu)
-        p99_ratio, p99_low, p99_high = median_pair(pairs, _p99)
-        ours_cpu = statistics.median(ours.cpu_per_1000_frames_ms for _, ours in pairs)
-        floor_cpu = statistics.median(floor.cpu_per_1000_frames_ms for floor, _ in pairs)
-        ours_p99 = statistics.median(ours.p99 for _, ours in pairs)
-        floor_p99 = statistics.median(floor.p99 for floor, _ in pairs)
+        cpu, p99 = compared(pairs, _cpu), compared(pairs, _p99)
         goals += [
-            (f"{rooms} rooms: CPU per 1,000 frames {ours_cpu:.1f} ms, "
-             f"{cpu_ratio:.2f}x the floor's {floor_cpu:.1f} ms"
-             f"{_spread(cpu_low, cpu_high, n)} (at most {GOAL_CPU_RATIO}x)",
-             cpu_ratio <= GOAL_CPU_RATIO),
-            (f"{rooms} rooms: p99 {ours_p99:.1f} ms, {p99_ratio:.2f}x the floor's "
-             f"{floor_p99:.1f} ms{_spread(p99_low, p99_high, n)} "
-             f"(at most {GOAL_P99_RATIO}x)", p99_ratio <= GOAL_P99_RATIO),
+            (f"{rooms} rooms: CPU per 1,000 frames {cpu.ours:.1f} ms, "
+             f"{cpu.ratio:.2f}x the floor's {cpu.floor:.1f} ms"
+             f"{cpu.range()} (at most {GOAL_CPU_RATIO}x)", cpu.ratio <= GOAL_CPU_RATIO),
+            (f"{rooms} rooms: p99 {p99.ours:.1f} ms, {p99.ratio:.2f}x the floor's "
+             f"{p99.floor:.1f} ms{p99.range()} "
+             f"(at most {GOAL_P99_RATIO}x)", p99.ratio <= GOAL_P99_RATIO),
         ]
         if rooms == GOAL_ROOMS[0]:
             worst = max(ours.p99 for _, ours in pairs)
@@ -286,12 +296,10 @@ def compare_lines(pairs: Pairs) -> list[str]:
     median pair's when there are several (each pair's ratio after it)."""
     lines = []
     for label, figure in (("CPU per 1,000 frames relayed", _cpu), ("p99 delivery", _p99)):
-        middle, _, _ = median_pair(pairs, figure)
-        ours = statistics.median(figure(o) for _, o in pairs)
-        floor = statistics.median(figure(f) for f, _ in pairs)
-        line = f"{label}: {ours:.1f} ms / {floor:.1f} ms = {middle:.2f}x"
+        found = compared(pairs, figure)
+        line = f"{label}: {found.ours:.1f} ms / {found.floor:.1f} ms = {found.ratio:.2f}x"
         if len(pairs) > 1:
-            each = ", ".join(f"{ratio(figure(o), figure(f)):.2f}x" for f, o in pairs)
+            each = ", ".join(f"{r:.2f}x" for r in found.ratios)
             line += f" (median of {len(pairs)} pairs: {each})"
         lines.append(line)
     return lines
