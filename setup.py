@@ -1,7 +1,8 @@
-"""The two compiled parts: the ink guard's common case (src/atelier/ink/_scan.c)
-and the room socket's (whole binary frames, unmasked: src/atelier/server/wire/_frames.c).
+"""The compiled parts: the ink guard's common case (src/atelier/ink/_scan.c),
+the room socket's (whole binary frames, unmasked: src/atelier/server/wire/_frames.c)
+and the ink allowance (src/atelier/server/edge/_allowance.c).
 
-Optional: without a C compiler the package installs without them and both run
+Optional: without a C compiler the package installs without them and each runs
 their Python paths, which are correct but cost the server more CPU per batch
 (docs/performance.md).
 """
@@ -13,6 +14,8 @@ setup(
         Extension("atelier.ink._scan", ["src/atelier/ink/_scan.c"], optional=True,
                   extra_compile_args=["-O2"]),
         Extension("atelier.server.wire._frames", ["src/atelier/server/wire/_frames.c"],
+                  optional=True, extra_compile_args=["-O2"]),
+        Extension("atelier.server.edge._allowance", ["src/atelier/server/edge/_allowance.c"],
                   optional=True, extra_compile_args=["-O2"]),
     ]
 )

@@ -88,10 +88,15 @@ def test_the_compiled_spread_gives_every_watcher_the_python_entry(seat: int, bat
     assert bundles.spread is not bundles.spread_py
     ours: list[list[bytes]] = [[b"before"] for _ in range(watchers)]
     theirs: list[list[bytes]] = [[b"before"] for _ in range(watchers)]
+    counted, counted_py = bundles.spread_totals(), bundles.spread_totals_py()
     entry = bundles.spread(seat, batch, ours)
     assert entry == bundles.spread_py(seat, batch, theirs)
     assert ours == theirs
     assert all(frames[-1] is entry for frames in ours)  # one entry for all, not a copy each
+    # both count what they appended, for the metrics: a frame and its seat and batch each
+    more = (watchers, watchers * (len(batch) + 1))
+    assert bundles.spread_totals() == (counted[0] + more[0], counted[1] + more[1])
+    assert bundles.spread_totals_py() == (counted_py[0] + more[0], counted_py[1] + more[1])
 
 
 def test_the_compiled_spread_refuses_what_is_not_an_entry() -> None:

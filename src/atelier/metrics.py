@@ -39,8 +39,8 @@ import logging
 import time
 from bisect import bisect_left
 from collections import Counter as Tally
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from prometheus_client import REGISTRY, Counter, Gauge, Histogram
@@ -86,12 +86,25 @@ PUSHES_FAILED = Counter("atelier_pushes_failed", "Push notifications that failed
 
 @dataclass
 class InkTally:
-    """Ink in and out of this process: plain integers, added to on the ink path."""
+    """Ink in and out of this process: plain integers, added to off the ink
+    path's per-batch work where it can be (the batches in once they are written,
+    a sync's frames), and what is counted elsewhere, read from ``sources`` when
+    Prometheus scrapes: the frames the relay spread to bundles, counted in C,
+    and the batches taken but not yet written."""
 
     frames_in: int = 0
     bytes_in: int = 0
     frames_out: int = 0
     bytes_out: int = 0
+    sources: list[Callable[[], tuple[int, int, int, int]]] = field(default_factory=list)
+    """Each gives (frames in, bytes in, frames out, bytes out) to add."""
+
+    def totals(self) -> tuple[int, int, int, int]:
+        counts = [self.frames_in, self.bytes_in, self.frames_out, self.bytes_out]
+        for source in self.sources:
+            for k, more in enumerate(source()):
+                counts[k] += more
+        return counts[0], counts[1], counts[2], counts[3]
 
 
 INK = InkTally()
@@ -134,15 +147,19 @@ class ScrapeTime(Collector):
         self.rooms: Any = None  # atelier.server.room.rooms.Rooms (not imported: no cycle)
 
     def collect(self) -> Iterator[Metric]:
+        frames_in, bytes_in, frames_out, bytes_out = INK.totals()
+        rooms = self.rooms
+        if rooms is not None:  # taken, not yet written
+            frames_in += rooms.ink.unwritten_count()
+            bytes_in += rooms.ink.unwritten_bytes()
         for name, about, value in (
-            ("atelier_ink_frames_in", "Ink batches accepted from drawers", INK.frames_in),
-            ("atelier_ink_bytes_in", "Bytes of ink accepted from drawers", INK.bytes_in),
-            ("atelier_ink_frames_out", "Ink frames relayed to watchers", INK.frames_out),
-            ("atelier_ink_bytes_out", "Bytes of ink relayed to watchers", INK.bytes_out),
+            ("atelier_ink_frames_in", "Ink batches accepted from drawers", frames_in),
+            ("atelier_ink_bytes_in", "Bytes of ink accepted from drawers", bytes_in),
+            ("atelier_ink_frames_out", "Ink frames relayed to watchers", frames_out),
+            ("atelier_ink_bytes_out", "Bytes of ink relayed to watchers", bytes_out),
         ):
             yield CounterMetricFamily(name, about, value=value)
         yield INK_RELAY_DELAY.metric()
-        rooms = self.rooms
         loaded = GaugeMetricFamily("atelier_rooms_loaded", "Rooms in memory, by game and phase",
                                    labels=["game", "phase"])
         conns = GaugeMetricFamily("atelier_connections",

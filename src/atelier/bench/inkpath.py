@@ -6,12 +6,18 @@ Rooms of the sketch game in one process; each round every player's batch is
 taken in as the transport hands it over (``Session.ink_now``: the allowance,
 then ``InkIntake.take``: rights, guard, kept, relayed to the other players'
 bundles), then the shared bundle timer flushes every bundle into a transport
-that frames it and drops it. The same rounds then go through the floor's path
-(``atelier.bench.floor``: the guard, the pending row, the relay into bundles,
-the tick's framing), and both times per batch are printed with their ratio:
-what a change to ``atelier.server.ink`` costs, apart from the sockets and the
-machine's load that dominate ``atelier bench ink`` (the kernel's share, about
-equal for both, is not in it)."""
+that frames it and drops it. With ``--socket`` each batch starts as the masked
+frame a client sends, read by the room socket (``RoomSocket.data_received``,
+the floor's ``Peer.data_received``), and every bundle goes out through the
+socket's own writing to a transport that drops the bytes: the whole of a
+server's Python work per batch, as a profile of the real server shows it.
+
+The same rounds then go through the floor's path (``atelier.bench.floor``: the
+guard, the pending row, the relay into bundles, the tick's framing; with
+``--socket``, its own reading and writing too), and both times per batch are
+printed with their ratio: what a change to ``atelier.server.ink`` costs, apart
+from the sockets and the machine's load that dominate ``atelier bench ink``
+(the kernel's share, about equal for both, is not in it)."""
 
 from __future__ import annotations
 
@@ -39,8 +45,43 @@ from atelier.server.room.events import LogEvent
 from atelier.server.room.live_room import LiveRoom
 from atelier.server.room.rooms import Rooms
 from atelier.server.session import Session
+from atelier.server.wire.roomsocket import RoomSocket
 from atelier.server.wire.wsframe import BINARY, frame
 from atelier.store import Store
+
+
+def client_frame(data: bytes, key: bytes = b"\x5a\x13\xc4\x07") -> bytes:
+    """``data`` as a browser sends it: one final binary frame, masked."""
+    n = len(data)
+    head = bytes([0x82, 0x80 | n]) if n < 126 else bytes([0x82, 0xFE]) + n.to_bytes(2, "big")
+    masked = bytes(b ^ key[i & 3] for i, b in enumerate(data))
+    return head + key + masked
+
+
+class _Dropped:
+    """A socket's transport: takes what is written and drops it."""
+
+    def write(self, data: bytes) -> None:
+        return None
+
+    def is_closing(self) -> bool:
+        return False
+
+    def pause_reading(self) -> None:
+        return None
+
+    def resume_reading(self) -> None:
+        return None
+
+
+def _room_socket(loop: asyncio.AbstractEventLoop) -> RoomSocket:
+    """A room socket past its handshake, its session waiting for a message,
+    writing to a transport that drops the bytes."""
+    sock = RoomSocket(cast(Any, None), SimpleNamespace(connections=set()))
+    sock.transport = cast(asyncio.Transport, _Dropped())
+    sock.accepted, sock.deaf = True, False
+    sock.waiter = loop.create_future()  # the session waits in receive
+    return sock
 
 
 class Written:
@@ -90,15 +131,31 @@ def _session(intake: InkIntake[LiveRoom], room: LiveRoom, conn: Connection) -> S
     return session
 
 
-async def run(rooms: int, players: int, rounds: int) -> float:
-    """Seconds per batch."""
+async def run(rooms: int, players: int, rounds: int, socket: bool = False) -> float:
+    """Seconds per batch (``socket``: from the client's frame, as ``--socket``)."""
     # no store: the ink is kept in memory and never flushed within a run
     intake = InkIntake(cast(Store, None), LocalHub(), _commit, 1 << 40, 1 << 40)
-    live = [sketch_room(f"R{r:05d}", players) for r in range(rooms)]
-    takers = [_session(intake, room, conn).ink_now for room in live for conn in room.conns]
-    # the allowance is spent as ever, with bursts no run here empties
+    # the allowance is spent as ever, with bursts no run here empties (each
+    # connection's is made with the bursts of the moment)
     limits.INK_FRAMES_BURST = limits.INK_BYTES_BURST = 1 << 60
+    loop = asyncio.get_running_loop()
+    socks: list[RoomSocket] = []
+
+    def transport() -> Any:
+        socks.append(_room_socket(loop))
+        return socks[-1]
+
+    live = [sketch_room(f"R{r:05d}", players, transport if socket else None)
+            for r in range(rooms)]
+    takers: list[Callable[[bytes], object]] = [
+        _session(intake, room, conn).ink_now for room in live for conn in room.conns]
+    if socket:
+        for sock, take in zip(socks, takers, strict=True):
+            sock.take_ink(cast(Callable[[bytes], bool], take))
+        takers = [sock.data_received for sock in socks]
     batches = record(DEVICES[0], 40).batches
+    if socket:
+        batches = [client_frame(batch) for batch in batches]
     timer = bundler()
     start = time.perf_counter()
     for k in range(rounds):
@@ -113,17 +170,7 @@ async def run(rooms: int, players: int, rounds: int) -> float:
     return (time.perf_counter() - start) / (rounds * rooms * players)
 
 
-class _Dropped:
-    """The floor's transport: takes a message and drops it."""
-
-    def write(self, data: bytes) -> None:
-        return None
-
-    def is_closing(self) -> bool:
-        return False
-
-
-async def run_floor(rooms: int, players: int, rounds: int) -> float:
+async def run_floor(rooms: int, players: int, rounds: int, socket: bool = False) -> float:
     """Seconds per batch through the floor's path (``atelier.bench.floor``)."""
     relay = floor.Relay(cast(Store, None))
     peers = []
@@ -133,14 +180,18 @@ async def run_floor(rooms: int, players: int, rounds: int) -> float:
             peer = floor.Peer(relay)
             peer.transport = cast(asyncio.Transport, _Dropped())
             peer.room, peer.seat, peer.bundles = room, seat, True
+            peer.upgraded = True
             room.peers.append(peer)
             peers.append(peer)
     batches = record(DEVICES[0], 40).batches
+    if socket:
+        batches = [client_frame(batch) for batch in batches]
+    takers = [peer.data_received if socket else peer.ink for peer in peers]
     start = time.perf_counter()
     for k in range(rounds):
         data = batches[k % len(batches)]
-        for peer in peers:
-            peer.ink(data)
+        for take in takers:
+            take(data)
         if len(relay.pending) != len(peers):  # the floor refused one
             raise SystemExit(f"round {k}: the floor took {len(relay.pending)} of {len(peers)}")
         relay.pending.clear()  # nothing is written to a store here
@@ -154,6 +205,8 @@ async def run_floor(rooms: int, players: int, rounds: int) -> float:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m atelier.bench.inkpath",
                                  description="The server's Python ink path alone.")
+    ap.add_argument("--socket", action="store_true",
+                    help="from the frame a client sends to the bytes the socket writes")
     ap.add_argument("--rooms", type=int, default=20)
     ap.add_argument("--players", type=int, choices=range(2, 7), default=6)
     ap.add_argument("--rounds", type=int, default=1500)
@@ -162,8 +215,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     ours, floors = [], []
     for _ in range(args.repeat):
-        ours.append(asyncio.run(run(args.rooms, args.players, args.rounds)))
-        floors.append(asyncio.run(run_floor(args.rooms, args.players, args.rounds)))
+        ours.append(asyncio.run(run(args.rooms, args.players, args.rounds, args.socket)))
+        floors.append(asyncio.run(run_floor(args.rooms, args.players, args.rounds,
+                                            args.socket)))
     batches = args.rounds * args.rooms * args.players
     print(f"atelier: {min(ours) * 1e6:.2f} us per batch (runs: "
           f"{', '.join(f'{t * 1e6:.2f}' for t in ours)})")

@@ -201,7 +201,7 @@ class Session:
         conn = self.conn
         if self.inflight is not None or conn.closing:
             return False
-        if not conn.limits.ink.take(len(data), time.monotonic()):
+        if not conn.limits.ink.take_now(len(data)):
             return False
         self.take_batch(data)
         return True

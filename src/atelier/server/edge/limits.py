@@ -6,6 +6,7 @@ import math
 import time
 from collections import deque
 from dataclasses import dataclass, field
+from typing import Protocol, cast
 
 MESSAGES_PER_SECOND = 20.0
 MESSAGES_BURST = 40.0
@@ -57,12 +58,37 @@ class Strikes:
         return len(self.times) >= self.limit
 
 
-class InkAllowance:
+class Allowance(Protocol):
     """Two token buckets in one, for batches and for bytes, spent together once
     per batch (the server's busiest path); a refusal spends nothing. Ink beyond
     it waits for it to refill rather than being refused (session.py): a server
     that reads a socket late sees honest batches in a bunch, and a refused batch
     would break the stroke it belongs to."""
+
+    batches: float
+    bytes: float
+    stamp: float
+
+    def take(self, size: int, now: float) -> bool:
+        """Refill to ``now``, then spend one batch of ``size`` bytes, or nothing."""
+        ...
+
+    def take_now(self, size: int) -> bool:
+        """``take`` at ``time.monotonic()``."""
+        ...
+
+    def holds(self, size: int) -> bool:
+        """Whether a batch of ``size`` bytes can ever be taken (not above the burst)."""
+        ...
+
+    def wait(self, size: int, now: float) -> float:
+        """Seconds until ``take(size)`` would succeed, for a size it ``holds``."""
+        ...
+
+
+class InkAllowancePy:
+    """The ink allowance in Python (``Allowance``): used where the compiled one
+    (src/atelier/server/edge/_allowance.c, the same arithmetic) was not built."""
 
     __slots__ = ("batches", "bytes", "stamp")
 
@@ -95,15 +121,32 @@ class InkAllowance:
         self.batches, self.bytes = batches, room
         return False
 
+    def take_now(self, size: int) -> bool:
+        return self.take(size, time.monotonic())
+
     def holds(self, size: int) -> bool:
-        """Whether a batch of ``size`` bytes can ever be taken (not above the burst)."""
         return size <= INK_BYTES_BURST
 
     def wait(self, size: int, now: float) -> float:
-        """Seconds until ``take(size)`` would succeed, for a size it ``holds``."""
         self._refill(now)
         return max(0.0, (1 - self.batches) / INK_FRAMES_PER_SECOND,
                    (size - self.bytes) / INK_BYTES_PER_SECOND)
+
+
+COMPILED: type | None
+"""The compiled allowance's class, None where it was not built."""
+try:  # its numbers in the object, the clock read in C
+    from atelier.server.edge._allowance import Allowance as COMPILED
+except ImportError:  # installed without a C compiler
+    COMPILED = None
+
+
+def InkAllowance() -> Allowance:  # named as the class it was
+    """A full ink allowance at this module's rates and bursts (as they are now)."""
+    if COMPILED is None:
+        return InkAllowancePy()
+    return cast(Allowance, COMPILED(INK_FRAMES_PER_SECOND, INK_FRAMES_BURST,
+                                    INK_BYTES_PER_SECOND, INK_BYTES_BURST))
 
 
 @dataclass
@@ -111,5 +154,5 @@ class Limits:
     messages: TokenBucket = field(
         default_factory=lambda: TokenBucket(MESSAGES_PER_SECOND, MESSAGES_BURST)
     )
-    ink: InkAllowance = field(default_factory=InkAllowance)
+    ink: Allowance = field(default_factory=InkAllowance)
     strikes: Strikes = field(default_factory=Strikes)

@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
-from atelier.metrics import INK_RELAY_DELAY
+from atelier.metrics import INK, INK_RELAY_DELAY
 from atelier.server.wire.per_loop import PerLoop
 
 BUNDLE_SECONDS = 0.04
@@ -37,6 +37,9 @@ BUNDLE_MAX_BYTES = 32 * 1024
 _HEAD = struct.Struct(">HB").pack
 
 
+_SPREAD = [0, 0]  # frames and bytes spread_py appended (the compiled one counts its own)
+
+
 def spread_py(seat: int, batch: bytes, lists: list[list[bytes]]) -> bytes:
     """The batch's entry as bundles carry it (its u16 length, then the seat, then
     the batch), made once and appended to each of ``lists`` (the gathering
@@ -44,16 +47,26 @@ def spread_py(seat: int, batch: bytes, lists: list[list[bytes]]) -> bytes:
     entry = _HEAD(len(batch) + 1, seat) + batch
     for frames in lists:
         frames.append(entry)
+    _SPREAD[0] += len(lists)
+    _SPREAD[1] += len(lists) * (len(batch) + 1)
     return entry
 
 
+def spread_totals_py() -> tuple[int, int]:
+    """Frames and bytes (each a seat and a batch) ``spread_py`` has appended so far."""
+    return _SPREAD[0], _SPREAD[1]
+
+
 spread: Callable[[int, bytes, list[list[bytes]]], bytes] = spread_py
+spread_totals: Callable[[], tuple[int, int]] = spread_totals_py
 try:  # the same, compiled (src/atelier/server/wire/_frames.c): once per batch
     from atelier.server.wire._frames import spread as _spread
+    from atelier.server.wire._frames import spread_totals as _spread_totals
 except ImportError:  # no C compiler at install
     pass
 else:
-    spread = _spread
+    spread, spread_totals = _spread, _spread_totals
+INK.sources.append(lambda: (0, 0, *spread_totals()))  # the relay's frames out, at scrape time
 
 
 class Bundle:

@@ -4,7 +4,8 @@ connection has been sent (``seen``), and the rules' canvas report.
 
 Each is kept until what it was worked out from changes: the rights until the
 next logged event (they carry its number), the fans until someone comes, goes
-or comes to see differently (``changed``)."""
+or comes to see differently (``changed``). A connection that draws keeps its
+own ``Drawer``, which holds what its batches need."""
 
 from __future__ import annotations
 
@@ -14,8 +15,12 @@ from typing import Any, Protocol
 
 from atelier.games.actions import Action
 from atelier.games.core import DrawingGame, Game
+from atelier.ink.batches import BatchLog
+from atelier.ink.guard import InkGuard
+from atelier.ink.presence import InkPresence
 from atelier.server.ink.bundles import Bundle
 from atelier.server.ink.rights import InkRights
+from atelier.server.room.model import RoomModel
 
 CanvasAction = Callable[[Any, int, bool], Action | None]
 
@@ -42,6 +47,9 @@ class Watcher(Protocol):
         (None: no bundles)."""
         ...
 
+    drawer: Drawer | None
+    """What its own batches need, kept by the ink path."""
+
 
 @dataclass(slots=True)
 class Fan:
@@ -52,6 +60,36 @@ class Fan:
     """Each bundling watcher's gathering list (``Watcher.gatherer``)."""
     single: list[Watcher]
     """Watchers that take a message per frame."""
+    live: bool = True
+    """False once the watchers changed (``InkCaches.changed``): a drawer holding
+    it is made anew."""
+
+
+@dataclass(slots=True, eq=False)
+class Drawer:
+    """What one connection's batches need, as of one logged event and one set of
+    watchers: the drawing, the seat, the tools it may use, its canvas's guard,
+    presence and batches (the room's own objects) and its fan. On the busiest
+    path of the server one object holds what a batch needs, checked by two
+    comparisons: looking each up again in the room's rights, canvases and fans
+    cost dictionaries and a tuple a batch and, with hundreds of connections,
+    misses in the processor's caches (docs/performance.md)."""
+
+    model: RoomModel
+    """The room's model it was made for (a room loaded anew has another)."""
+    seq: int
+    """The logged event it was made at: the rights it holds are good until the next."""
+    key: str
+    seat: int
+    tools: frozenset[str]
+    guard: InkGuard
+    presence: InkPresence
+    fan: Fan
+    batches: BatchLog | None = None  # the room's, once a batch is kept
+    quiet: bool | None = None
+    """A canvas state (blank or not) the rules had nothing to say about
+    (``DrawingGame.canvas_action``): they answer from the state, which stays
+    as it is until the next event, and then the drawer is made anew."""
 
 
 @dataclass(slots=True, frozen=True)
@@ -82,8 +120,13 @@ class InkCaches:
 
     def changed(self) -> None:
         """Someone came, went or now sees differently: the fans are made anew."""
-        self.fans.clear()
+        self._drop_fans()
 
     def forget(self, conn: Watcher) -> None:
         self.seen.pop(conn, None)
+        self._drop_fans()
+
+    def _drop_fans(self) -> None:
+        for fan in self.fans.values():
+            fan.live = False  # and so every drawer that holds it
         self.fans.clear()

@@ -22,8 +22,9 @@ from atelier.hub import Hub, HubMessage
 from atelier.ink.codec import MAX_BATCH_BYTES
 from atelier.metrics import INK, STORE_ERRORS
 from atelier.server.ink.bundles import Bundler, bundler
-from atelier.server.ink.relay import relay_ink
-from atelier.server.ink.rights import Drawer, InkRights, rights, seat_tools
+from atelier.server.ink.caches import Drawer
+from atelier.server.ink.relay import fan_of, relay_fan, relay_ink
+from atelier.server.ink.rights import rights, seat_tools
 from atelier.server.ink.room import InkRoom, Watcher
 from atelier.server.room.events import LogEvent
 from atelier.server.room.model import Commit, RoomModel, decide_action
@@ -77,14 +78,11 @@ class InkIntake(Generic[R]):
         to await before the sender's next message is handled, or None (nearly
         always): publishing the batch to other processes that hold the room, and
         a canvas report for the rules. RuleError, and no change, if refused."""
-        model, cache = room.model, room.cache
-        now = cache.rights
-        if now is None or now.seq != model.seq:
-            now = cache.rights = rights(model, now)
-        player_id = conn.player_id
-        drawer = None if player_id is None else now.drawers.get(player_id)
-        if drawer is None:
-            drawer = _drawer(room, now, player_id)
+        model = room.model
+        drawer = conn.drawer
+        if (drawer is None or drawer.model is not model or drawer.seq != model.seq
+                or not drawer.fan.live):
+            drawer = conn.drawer = _drawer(room, conn)
         size = len(data)
         if size > MAX_BATCH_BYTES:
             raise RuleError("message_too_large", max=MAX_BATCH_BYTES)
@@ -105,10 +103,9 @@ class InkIntake(Generic[R]):
         if clock is None:
             clock = self._clock()
         clock.dirty = True  # the next tick writes it before anyone is sent it
-        tally = INK  # plain integers, read when Prometheus scrapes (no lock per batch)
-        tally.frames_in += 1
-        tally.bytes_in += size
-        relay_ink(room, key, seat, data, conn)
+        # counted for the metrics once written (INK), and until then at scrape
+        # time (unwritten_count): per batch, the counting was 7% of this path
+        relay_fan(room, drawer.fan, seat, data)
         # routing by room code gives a room one process, so its ink need not
         # cross to another, unless another holds the room too (a room moving
         # machine with players on it)
@@ -172,6 +169,14 @@ class InkIntake(Generic[R]):
 
     # -- writing -------------------------------------------------------------------
 
+    def unwritten_count(self) -> int:
+        """Batches taken and not yet written (the metrics count them as taken)."""
+        return len(self.pending_ink) + sum(len(rows) for rows in self._writing)
+
+    def unwritten_bytes(self) -> int:
+        return sum(len(row.data) for rows in (self.pending_ink, *self._writing)
+                   for _, row in rows)
+
     def unwritten(self) -> set[str]:
         """Codes of the rooms with ink not yet stored (they must stay loaded)."""
         return ({code for code, _ in self.pending_ink}
@@ -199,6 +204,9 @@ class InkIntake(Generic[R]):
         finally:
             self._writing.remove(rows)  # one write at a time (the lock): this one
         self.ink_written += len(rows)
+        tally = INK  # the metrics' batches in (until now, unwritten_count's)
+        tally.frames_in += len(rows)
+        tally.bytes_in += sum([len(row.data) for _, row in rows])
         return True
 
     def start(self) -> None:
@@ -230,16 +238,21 @@ class InkIntake(Generic[R]):
                  self.ink_written, self.ink_written - before)
 
 
-def _drawer(room: InkRoom, now: InkRights, player_id: str | None) -> Drawer:
-    """The player's Drawer as of ``now``, made on their first batch since the
-    last event; RuleError("cannot_draw") if they may not draw now."""
+def _drawer(room: InkRoom, conn: Watcher) -> Drawer:
+    """The connection's Drawer as of now, made on its first batch since the last
+    event or change of watchers; RuleError("cannot_draw") if it may not draw now."""
+    model, cache = room.model, room.cache
+    now = cache.rights
+    if now is None or now.seq != model.seq:
+        now = cache.rights = rights(model, now)
     key = now.key
+    player_id = conn.player_id
     seat = None if player_id is None else now.seats.get(player_id)
-    if key is None or seat is None or player_id is None:
+    if key is None or seat is None:
         raise RuleError("cannot_draw")
-    tools = seat_tools(room.model, now, seat)
+    tools = seat_tools(model, now, seat)
     if tools is None:
         raise RuleError("cannot_draw")
     guard, presence = room.canvas(key, seat)
-    found = now.drawers[player_id] = Drawer(key, seat, tools, guard, presence)
-    return found
+    return Drawer(model, model.seq, key, seat, tools, guard, presence,
+                  fan_of(room, key, seat, conn))

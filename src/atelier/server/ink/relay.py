@@ -43,6 +43,15 @@ def sync_ink(room: InkRoom, conn: Watcher) -> None:
             tally.bytes_out += 1 + len(batch)
 
 
+def fan_of(room: InkRoom, key: str, seat: int, sender: Watcher | None) -> Fan:
+    """Where ``sender``'s batches of that drawing go now (kept until the watchers change)."""
+    cache = room.cache
+    fan = cache.fans.get((key, seat, sender))
+    if fan is None:
+        fan = cache.fans[(key, seat, sender)] = _fan(room, key, seat, sender)
+    return fan
+
+
 def _fan(room: InkRoom, key: str, seat: int, sender: Watcher | None) -> Fan:
     gather, single = [], []
     seen = room.cache.seen
@@ -60,21 +69,23 @@ def _fan(room: InkRoom, key: str, seat: int, sender: Watcher | None) -> Fan:
 
 def relay_ink(room: InkRoom, key: str, seat: int, data: bytes,
               sender: Watcher | None) -> None:
-    """One batch to every other connection that sees that drawing now: gathered
-    into their bundles (flushed together on the shared timer) by one call for
-    all of them, this being the busiest loop of the server."""
+    """One batch to every other connection that sees that drawing now."""
+    relay_fan(room, fan_of(room, key, seat, sender), seat, data)
+
+
+def relay_fan(room: InkRoom, fan: Fan, seat: int, data: bytes) -> None:
+    """One batch to its fan's watchers: gathered into their bundles (flushed
+    together on the shared timer) by one call for all of them, this being the
+    busiest loop of the server."""
+    prefixed = spread(seat, data, fan.gather)  # counts them for the metrics, in C
+    single = fan.single
+    if single:  # a message a frame: rare (clients ask for bundles)
+        for conn in single:
+            conn.relay(prefixed)
+        tally = INK
+        tally.frames_out += len(single)
+        tally.bytes_out += len(single) * (len(prefixed) - 2)
     cache = room.cache
-    fan = cache.fans.get((key, seat, sender))
-    if fan is None:
-        fan = cache.fans[(key, seat, sender)] = _fan(room, key, seat, sender)
-    prefixed = spread(seat, data, fan.gather)  # bundles' length, then the frame
-    for conn in fan.single:
-        conn.relay(prefixed)
-    # counted per batch, not per watcher: a few integer adds, no lock (atelier.metrics)
-    watchers = len(fan.gather) + len(fan.single)
-    tally = INK
-    tally.frames_out += watchers
-    tally.bytes_out += watchers * (len(prefixed) - 2)
     if fan.gather and not cache.gathering:
         cache.gathering = True
         bundler().add_group(partial(_flush, room))

@@ -8,29 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from atelier.ink.batches import BatchLog
-from atelier.ink.guard import InkGuard
-from atelier.ink.presence import InkPresence
 from atelier.server.room.model import RoomModel
 from atelier.server.room.views import drawing_game, drawing_key
-
-
-@dataclass(slots=True)
-class Drawer:
-    """What one player's batches need until the next event: the drawing, their
-    seat, the tools they may use, and their canvas's guard, presence and batches
-    (the room's own objects, looked up once rather than per batch)."""
-
-    key: str
-    seat: int
-    tools: frozenset[str]
-    guard: InkGuard
-    presence: InkPresence
-    batches: BatchLog | None = None  # the room's, once a batch is kept
-    quiet: bool | None = None
-    """A canvas state (blank or not) the rules had nothing to say about
-    (``DrawingGame.canvas_action``): they answer from the state, which stays
-    as it is until the next event, and then the drawer is made anew."""
 
 
 @dataclass(slots=True)
@@ -43,8 +22,6 @@ class InkRights:
     seats: dict[str, int]  # player id -> seat
     tools: dict[int, frozenset[str] | None] = field(default_factory=dict)
     """seat -> the tools it may use now, None if it may not draw (filled as asked)."""
-    drawers: dict[str, Drawer] = field(default_factory=dict)
-    """player id -> their Drawer (filled as they draw)."""
 
 
 def rights(room: RoomModel, cached: InkRights | None) -> InkRights:

@@ -24,6 +24,7 @@ from starlette.websockets import WebSocket
 
 from atelier.server.edge.limits import Limits
 from atelier.server.ink.bundles import Bundle, Bundler, bundler
+from atelier.server.ink.caches import Drawer
 from atelier.server.ink.transport import QUEUED, SocketTransport
 
 QUEUE_SIZE = 1024
@@ -33,6 +34,13 @@ Outgoing = str | bytes | tuple[int, str]  # (code, reason) closes
 
 
 class Connection:
+    # slots: a batch reads a few of these on every connection it reaches, and
+    # with hundreds of connections each object is rarely in the processor's
+    # caches; in slots they sit in the object itself, a line or two, rather
+    # than in a separate array (docs/performance.md)
+    __slots__ = ("_clock", "_wake", "_write_now", "bundle", "closing", "creator", "drawer",
+                 "held", "lang", "limits", "player_id", "queue", "tick_gen", "ws")
+
     def __init__(self, ws: WebSocket, transport: SocketTransport = QUEUED,
                  lang: str = "en", bundles: bool = False) -> None:
         self.ws = ws
@@ -51,6 +59,7 @@ class Connection:
         """(the write it needs, the message): what waits for ink to be stored."""
         self.tick_gen = 0  # the write its last tick's bundle waits for (Bundler.out)
         self._clock: Bundler | None = None  # this loop's, looked up once
+        self.drawer: Drawer | None = None  # kept by the ink path (ink.caches.Drawer)
 
     def send(self, message: Outgoing) -> None:
         if self.closing:
