@@ -134,3 +134,59 @@ def test_a_client_heard_from_is_not_pinged_and_one_that_stays_silent_is_closed()
         assert not sweeper.sockets and sweeper.timer is None  # nothing left to look at
 
     asyncio.run(run())
+
+
+def test_a_bundle_is_written_at_once_only_while_the_socket_takes_it() -> None:
+    """The bundle tick writes a connection's bundle straight to its socket while
+    the socket is accepted, open and not pushing back (``RoomSocket.ready``);
+    otherwise it waits in the connection's queue for the writer, in order."""
+    from types import SimpleNamespace
+    from typing import cast
+
+    from starlette.websockets import WebSocket
+
+    from atelier.server.room.connection import Connection
+    from atelier.server.wire.roomsocket import RoomSocket
+    from atelier.server.wire.wsframe import BINARY, frame
+
+    class Transport:
+        def __init__(self) -> None:
+            self.sent: list[bytes] = []
+
+        def write(self, data: bytes) -> None:
+            self.sent.append(data)
+
+        def close(self) -> None:
+            pass
+
+        def abort(self) -> None:
+            pass
+
+    async def run() -> None:
+        async def handler(ws: object, code: str, transport: object) -> None:
+            pass
+
+        sock = RoomSocket(handler, SimpleNamespace(connections=set(), tasks=set()))
+        transport = Transport()
+        sock.connection_made(transport)  # type: ignore[arg-type]
+        conn = Connection(cast(WebSocket, None), sock)
+        conn.send_out(b"before the accept")
+        assert transport.sent == [] and list(conn.queue) == [b"before the accept"]
+        conn.queue.clear()
+        sock.accepted = True
+        sock.resume_writing()  # as the accept does: ready now
+        assert sock.ready
+        conn.send_out(b"one")
+        assert transport.sent == [frame(BINARY, b"one")]
+        sock.pause_writing()  # the client reads too slowly: nothing more at once
+        conn.send_out(b"two")
+        conn.send_out(b"three")
+        assert transport.sent == [frame(BINARY, b"one")]
+        assert list(conn.queue) == [b"two", b"three"]
+        sock.resume_writing()
+        conn.send_out(b"four")  # behind what waits, never before it
+        assert list(conn.queue) == [b"two", b"three", b"four"]
+        sock.connection_lost(None)
+        assert not sock.ready and not sock.write_now(b"gone")
+
+    asyncio.run(run())

@@ -17,27 +17,28 @@ from typing import overload
 
 
 class BatchLog(Sequence[bytes]):
-    __slots__ = ("_data", "_ends")
+    __slots__ = ("_data", "_ends", "size")
 
     def __init__(self, batches: Iterable[bytes] = ()) -> None:
         self._data = bytearray()
         self._ends = array("Q")
+        self.size = 0
+        """The bytes of all its batches (a slot, not a property: the server reads
+        it before every batch it keeps, and a property is a call)."""
         for batch in batches:
             self.append(batch)
 
     def append(self, batch: bytes) -> int:
         """Add a batch; its number in the drawing."""
-        self._data += batch
-        self._ends.append(len(self._data))
-        return len(self._ends) - 1
+        data = self._data
+        data += batch
+        size = self.size = len(data)
+        ends = self._ends
+        ends.append(size)
+        return len(ends) - 1
 
     def __len__(self) -> int:
         return len(self._ends)
-
-    @property
-    def size(self) -> int:
-        """The bytes of all its batches."""
-        return len(self._data)
 
     @overload
     def __getitem__(self, index: int) -> bytes: ...

@@ -21,9 +21,9 @@ from atelier.games.core import SYSTEM
 from atelier.hub import Hub, HubMessage
 from atelier.ink.codec import MAX_BATCH_BYTES
 from atelier.metrics import INK, STORE_ERRORS
-from atelier.server.ink.bundles import Bundler, bundler
+from atelier.server.ink.bundles import Bundler, bundler, spread
 from atelier.server.ink.caches import Drawer
-from atelier.server.ink.relay import fan_of, relay_fan, relay_ink
+from atelier.server.ink.relay import fan_of, gather, relay_ink, relay_single
 from atelier.server.ink.rights import rights, seat_tools
 from atelier.server.ink.room import InkRoom, Watcher
 from atelier.server.room.events import LogEvent
@@ -105,7 +105,13 @@ class InkIntake(Generic[R]):
         clock.dirty = True  # the next tick writes it before anyone is sent it
         # counted for the metrics once written (INK), and until then at scrape
         # time (unwritten_count): per batch, the counting was 7% of this path
-        relay_fan(room, drawer.fan, seat, data)
+        # relay_fan, written out: a call per batch costs (docs/performance.md)
+        fan = drawer.fan
+        prefixed = spread(seat, data, fan.gather)  # counts them for the metrics, in C
+        if fan.single:
+            relay_single(fan.single, prefixed)
+        if fan.gather and not room.cache.gathering:
+            gather(room)
         # routing by room code gives a room one process, so its ink need not
         # cross to another, unless another holds the room too (a room moving
         # machine with players on it)

@@ -78,17 +78,25 @@ def relay_fan(room: InkRoom, fan: Fan, seat: int, data: bytes) -> None:
     together on the shared timer) by one call for all of them, this being the
     busiest loop of the server."""
     prefixed = spread(seat, data, fan.gather)  # counts them for the metrics, in C
-    single = fan.single
-    if single:  # a message a frame: rare (clients ask for bundles)
-        for conn in single:
-            conn.relay(prefixed)
-        tally = INK
-        tally.frames_out += len(single)
-        tally.bytes_out += len(single) * (len(prefixed) - 2)
-    cache = room.cache
-    if fan.gather and not cache.gathering:
-        cache.gathering = True
-        bundler().add_group(partial(_flush, room))
+    if fan.single:
+        relay_single(fan.single, prefixed)
+    if fan.gather and not room.cache.gathering:
+        gather(room)
+
+
+def relay_single(single: list[Watcher], prefixed: bytes) -> None:
+    """To connections that take a message a frame: rare (clients ask for bundles)."""
+    for conn in single:
+        conn.relay(prefixed)
+    tally = INK
+    tally.frames_out += len(single)
+    tally.bytes_out += len(single) * (len(prefixed) - 2)
+
+
+def gather(room: InkRoom) -> None:
+    """The room's live ink waits in its connections' bundles for the tick."""
+    room.cache.gathering = True
+    bundler().add_group(partial(_flush, room))
 
 
 def _flush(room: InkRoom) -> None:

@@ -7,8 +7,9 @@ neither, and its sessions get ``QUEUED``."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 
 class SocketTransport(Protocol):
@@ -22,6 +23,18 @@ class SocketTransport(Protocol):
         waits with nothing queued; ``handler`` returns False for a message it
         leaves to the session's ordinary receive."""
         ...
+
+
+@runtime_checkable
+class DirectSocket(Protocol):
+    """A transport whose socket a connection may write a finished binary message
+    to itself, framed, while ``ready``: the room socket's. The bundle tick sends
+    hundreds of bundles a turn, and ``write_now``'s call and checks per bundle
+    cost more than the framing (docs/performance.md)."""
+
+    ready: bool
+    """Open, accepted and not pushing back (then ``transport`` is set)."""
+    transport: asyncio.Transport | None
 
 
 class Queued:

@@ -25,7 +25,8 @@ from starlette.websockets import WebSocket
 from atelier.server.edge.limits import Limits
 from atelier.server.ink.bundles import Bundle, Bundler, bundler
 from atelier.server.ink.caches import Drawer
-from atelier.server.ink.transport import QUEUED, SocketTransport
+from atelier.server.ink.transport import QUEUED, DirectSocket, SocketTransport
+from atelier.server.wire.wsframe import BINARY, frame
 
 QUEUE_SIZE = 1024
 CLOSE_TOO_SLOW = 1013
@@ -34,12 +35,10 @@ Outgoing = str | bytes | tuple[int, str]  # (code, reason) closes
 
 
 class Connection:
-    # slots: a batch reads a few of these on every connection it reaches, and
-    # with hundreds of connections each object is rarely in the processor's
-    # caches; in slots they sit in the object itself, a line or two, rather
-    # than in a separate array (docs/performance.md)
-    __slots__ = ("_clock", "_wake", "_write_now", "bundle", "closing", "creator", "drawer",
-                 "held", "lang", "limits", "player_id", "queue", "tick_gen", "ws")
+    # slots: every batch and every bundle reads a few of these, on hundreds of
+    # connections, so the fewer and closer the better
+    __slots__ = ("_clock", "_direct", "_wake", "_write_now", "bundle", "closing", "creator",
+                 "drawer", "held", "lang", "limits", "player_id", "queue", "tick_gen", "ws")
 
     def __init__(self, ws: WebSocket, transport: SocketTransport = QUEUED,
                  lang: str = "en", bundles: bool = False) -> None:
@@ -53,6 +52,7 @@ class Connection:
         # more than the sends themselves at thousands of messages a second
         self.queue: deque[Outgoing] = deque()
         self._write_now = transport.write_now
+        self._direct = transport if isinstance(transport, DirectSocket) else None
         self._wake: asyncio.Future[None] | None = None
         self.bundle = Bundle(self._put, self._tick) if bundles else None
         self.held: deque[tuple[int, Outgoing]] = deque()
@@ -139,8 +139,16 @@ class Connection:
         queue = self.queue
         # nothing waiting before it: the transport may write it at once, which
         # spares a wake-up of the writer task per message (docs/performance.md)
-        if not queue and not isinstance(message, tuple) and self._write_now(message):
-            return
+        if not queue:
+            direct = self._direct
+            if direct is not None and direct.ready and type(message) is bytes:
+                # a bundle, nearly always: framed and written here, as write_now would
+                transport = direct.transport
+                assert transport is not None  # ready
+                transport.write(frame(BINARY, message))
+                return
+            if not isinstance(message, tuple) and self._write_now(message):
+                return
         if len(queue) >= QUEUE_SIZE:
             self.closing = True
             # make room for the close itself
