@@ -6,6 +6,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 
 def test_bench_ink_prints_figures() -> None:
     out = subprocess.run(
@@ -23,6 +25,8 @@ def test_bench_ink_prints_figures() -> None:
 # Refuses the packages only the `dev` extra installs, as a plain `pip install atelier` would.
 _PLAIN_INSTALL = """
 import sys
+
+import pytest
 DEV_ONLY = {"httpx", "pytest", "hypothesis", "playwright", "websockets"}
 class Refuse:
     def find_spec(self, name, path=None, target=None):
@@ -69,10 +73,11 @@ def test_bench_rooms_prints_memory_figures() -> None:
     assert "read back from the log" in out
 
 
-def test_bench_inkpath_takes_every_batch() -> None:
+@pytest.mark.parametrize("where", [[], ["--socket"]], ids=["path", "socket"])
+def test_bench_inkpath_takes_every_batch(where: list[str]) -> None:
     out = subprocess.run(  # a batch refused or left waiting ends it with an error
         [sys.executable, "-c", _PLAIN_INSTALL.replace("atelier.cli", "atelier.bench.inkpath"),
-         "--rooms", "2", "--players", "3", "--rounds", "50", "--repeat", "2"],
+         "--rooms", "2", "--players", "3", "--rounds", "50", "--repeat", "2", *where],
         capture_output=True, text=True, timeout=120, check=True,
     ).stdout
     assert re.fullmatch(r"atelier: [\d.]+ us per batch \(runs: [\d.]+, [\d.]+\)\n"
