@@ -5,11 +5,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+from types import SimpleNamespace
 
 import httpx
 import pytest
 import websockets
 
+from atelier.server.wire.roomsocket import RoomSocket
 from support.server import ServerProcess, create_room
 from support.ws_raw import frames_until_close, hello, masked, raw_upgrade, read_frame
 
@@ -76,36 +78,44 @@ async def test_the_same_port_serves_http_and_the_closing_handshake(server: Serve
     assert ws.close_code == 1000
 
 
+class Transport:
+    """What a room socket writes, and nothing else."""
+
+    def __init__(self) -> None:
+        self.sent: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.sent.append(data)
+
+    def close(self) -> None:
+        pass
+
+    def abort(self) -> None:
+        pass
+
+    def get_extra_info(self, name: str) -> None:
+        return None
+
+
+def _opened_socket() -> tuple[RoomSocket, Transport]:
+    """A room socket whose connection is made, on a Transport, before any session."""
+
+    async def handler(ws: object, code: str, transport: object) -> None:
+        pass
+
+    sock = RoomSocket(handler, SimpleNamespace(connections=set(), tasks=set()))
+    transport = Transport()
+    sock.connection_made(transport)  # type: ignore[arg-type]
+    return sock, transport
+
+
 def test_a_client_heard_from_is_not_pinged_and_one_that_stays_silent_is_closed() -> None:
     """Each period (PING_SECONDS) the Keepalive looks at what each socket heard; the
     test looks itself, so it waits for no clock."""
-    from types import SimpleNamespace
-
-    from atelier.server.wire.roomsocket import PING_PATIENCE, Keepalive, RoomSocket
-
-    class Transport:  # what the socket writes, and nothing else
-        def __init__(self) -> None:
-            self.sent: list[bytes] = []
-
-        def write(self, data: bytes) -> None:
-            self.sent.append(data)
-
-        def close(self) -> None:
-            pass
-
-        def abort(self) -> None:
-            pass
-
-        def get_extra_info(self, name: str) -> None:
-            return None
+    from atelier.server.wire.roomsocket import PING_PATIENCE, Keepalive
 
     async def run() -> None:
-        async def handler(ws: object, code: str, transport: object) -> None:
-            pass
-
-        sock = RoomSocket(handler, SimpleNamespace(connections=set(), tasks=set()))
-        transport = Transport()
-        sock.connection_made(transport)  # type: ignore[arg-type]
+        sock, transport = _opened_socket()
         sock.task = asyncio.create_task(asyncio.sleep(0))  # a session has started
         sock.deaf = False
         sock.accepted = True
@@ -140,35 +150,15 @@ def test_a_bundle_is_written_at_once_only_while_the_socket_takes_it() -> None:
     """The bundle tick writes a connection's bundle straight to its socket while
     the socket is accepted, open and not pushing back (``RoomSocket.ready``);
     otherwise it waits in the connection's queue for the writer, in order."""
-    from types import SimpleNamespace
     from typing import cast
 
     from starlette.websockets import WebSocket
 
     from atelier.server.room.connection import Connection
-    from atelier.server.wire.roomsocket import RoomSocket
     from atelier.server.wire.wsframe import BINARY, frame
 
-    class Transport:
-        def __init__(self) -> None:
-            self.sent: list[bytes] = []
-
-        def write(self, data: bytes) -> None:
-            self.sent.append(data)
-
-        def close(self) -> None:
-            pass
-
-        def abort(self) -> None:
-            pass
-
     async def run() -> None:
-        async def handler(ws: object, code: str, transport: object) -> None:
-            pass
-
-        sock = RoomSocket(handler, SimpleNamespace(connections=set(), tasks=set()))
-        transport = Transport()
-        sock.connection_made(transport)  # type: ignore[arg-type]
+        sock, transport = _opened_socket()
         conn = Connection(cast(WebSocket, None), sock)
         conn.send_out(b"before the accept")
         assert transport.sent == [] and list(conn.queue) == [b"before the accept"]

@@ -70,15 +70,21 @@ static int get_size(PyObject *arg, double *size) {
     return (*size == -1.0 && PyErr_Occurred()) ? -1 : 0;
 }
 
+/* (size, now) as take and wait are given them; -1 and an error if they are not */
+static int get_size_now(PyObject *const *args, Py_ssize_t nargs, const char *usage,
+                        double *size, double *now) {
+    if (nargs != 2) {
+        PyErr_SetString(PyExc_TypeError, usage);
+        return -1;
+    }
+    if (get_size(args[0], size) < 0) return -1;
+    *now = PyFloat_AsDouble(args[1]);
+    return (*now == -1.0 && PyErr_Occurred()) ? -1 : 0;
+}
+
 static PyObject *allowance_take(Allowance *self, PyObject *const *args, Py_ssize_t nargs) {
     double size, now;
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "take(size, now)");
-        return NULL;
-    }
-    if (get_size(args[0], &size) < 0) return NULL;
-    now = PyFloat_AsDouble(args[1]);
-    if (now == -1.0 && PyErr_Occurred()) return NULL;
+    if (get_size_now(args, nargs, "take(size, now)", &size, &now) < 0) return NULL;
     return spend(self, size, now);
 }
 
@@ -98,13 +104,7 @@ static PyObject *allowance_holds(Allowance *self, PyObject *arg) {
 
 static PyObject *allowance_wait(Allowance *self, PyObject *const *args, Py_ssize_t nargs) {
     double size, now;
-    if (nargs != 2) {
-        PyErr_SetString(PyExc_TypeError, "wait(size, now)");
-        return NULL;
-    }
-    if (get_size(args[0], &size) < 0) return NULL;
-    now = PyFloat_AsDouble(args[1]);
-    if (now == -1.0 && PyErr_Occurred()) return NULL;
+    if (get_size_now(args, nargs, "wait(size, now)", &size, &now) < 0) return NULL;
     refill(self, now);
     double a = (1 - self->batches) / self->frames_rate;
     double b = (size - self->bytes) / self->bytes_rate;
