@@ -70,10 +70,11 @@ class Drawer:
     """What one connection's batches need, as of one logged event and one set of
     watchers: the drawing, the seat, the tools it may use, its canvas's guard,
     presence and batches (the room's own objects) and its fan. On the busiest
-    path of the server one object holds what a batch needs, checked by two
-    comparisons: looking each up again in the room's rights, canvases and fans
-    cost dictionaries and a tuple a batch and, with hundreds of connections,
-    misses in the processor's caches (docs/performance.md)."""
+    path of the server one object holds what a batch needs, checked by three
+    comparisons (the model, its event number, the fan still live): looking each
+    up again in the room's rights, canvases and fans cost dictionaries and a
+    tuple a batch and, with hundreds of connections, misses in the processor's
+    caches (docs/performance.md)."""
 
     model: RoomModel
     """The room's model it was made for (a room loaded anew has another)."""

@@ -105,7 +105,8 @@ class InkIntake(Generic[R]):
         clock.dirty = True  # the next tick writes it before anyone is sent it
         # counted for the metrics once written (INK), and until then at scrape
         # time (unwritten_count): per batch, the counting was 7% of this path
-        # relay_fan, written out: a call per batch costs (docs/performance.md)
+        # relay_ink, written out with the drawer's fan: a call per batch costs
+        # (docs/performance.md)
         fan = drawer.fan
         prefixed = spread(seat, data, fan.gather)  # counts them for the metrics, in C
         if fan.single:

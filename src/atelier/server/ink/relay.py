@@ -69,14 +69,11 @@ def _fan(room: InkRoom, key: str, seat: int, sender: Watcher | None) -> Fan:
 
 def relay_ink(room: InkRoom, key: str, seat: int, data: bytes,
               sender: Watcher | None) -> None:
-    """One batch to every other connection that sees that drawing now."""
-    relay_fan(room, fan_of(room, key, seat, sender), seat, data)
-
-
-def relay_fan(room: InkRoom, fan: Fan, seat: int, data: bytes) -> None:
-    """One batch to its fan's watchers: gathered into their bundles (flushed
-    together on the shared timer) by one call for all of them, this being the
-    busiest loop of the server."""
+    """One batch to every other connection that sees that drawing now: gathered
+    into their bundles (flushed together on the shared timer) by one call for
+    all of them. A player's own batches take the same steps written out in
+    ``InkIntake.take``, with the fan their Drawer holds."""
+    fan = fan_of(room, key, seat, sender)
     prefixed = spread(seat, data, fan.gather)  # counts them for the metrics, in C
     if fan.single:
         relay_single(fan.single, prefixed)
