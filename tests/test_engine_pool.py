@@ -18,6 +18,7 @@ from atelier.games.piet import coach
 from atelier.games.piet.game import GAME
 from atelier.server.engine.pool import Busy, Engine
 from atelier.server.engine.queue import PLAY, STUDY, Bounds, FairQueue
+from atelier.server.engine.workers import PLAY_NICE, STUDY_NICE, Worker
 from support.server import wait_until
 
 SAMPLE = (Path(__file__).resolve().parent.parent
@@ -105,7 +106,8 @@ async def test_a_job_nobody_waits_for_is_stopped_and_the_worker_replaced() -> No
         review.cancel()
         with pytest.raises(asyncio.CancelledError):
             await review
-        assert not worker.process.is_alive()  # the search stopped with its process
+        # the search stopped with its process (reaped on the spawner thread)
+        await wait_until(lambda: not worker.process.is_alive(), what="the worker gone")
         assert engine.replaced == 1 and engine.queue.held[STUDY] == 0
         # the replacement answers the next job
         again = engine.admit(STUDY, "10.0.0.9")
@@ -156,3 +158,70 @@ async def test_a_stop_answers_everything_at_once() -> None:
     assert not any(p.is_alive() for p in processes)
     with pytest.raises(Busy):
         engine.admit(PLAY, None)
+
+
+async def test_searches_run_below_the_event_loops_priority_and_reviews_below_play() -> None:
+    """A waking event loop must not wait behind a search for its core (a room's
+    ping and ink): every worker is lowered, and the anonymous reviews further
+    than the rooms' own computer moves and hints."""
+    engine = Engine(workers=2)
+    try:
+        answers = await asyncio.gather(
+            engine.run(engine.admit(PLAY, None), "bot|T|0|0", "T", GAME.bot_action,
+                       (hard_position(), 0)),
+            engine.run(engine.admit(STUDY, "10.0.0.9"), "puzzles", "10.0.0.9",
+                       coach.puzzles_job, ()))
+        assert answers[0] is not None and answers[1]["puzzles"]
+        mine = os.getpriority(os.PRIO_PROCESS, 0)
+
+        def niceness(play_only: bool) -> int:
+            worker = next(w for w in engine.workers if w.play_only is play_only)
+            assert worker.pid is not None
+            return os.getpriority(os.PRIO_PROCESS, worker.pid)
+
+        assert niceness(True) == min(19, mine + PLAY_NICE)
+        assert niceness(False) == min(19, mine + STUDY_NICE)
+        assert mine < niceness(True) <= niceness(False)
+    finally:
+        engine.close()
+
+
+async def test_processes_are_started_and_reaped_off_the_event_loops_thread(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each is milliseconds of fork, exec or teardown: on the loop's thread, a
+    review flood that hangs up stalled every room's ping. The real methods run;
+    the wrappers only note the thread."""
+    threads: dict[str, set[int]] = {"start": set(), "reap": set()}
+    real_start, real_reap = Worker.start, Worker.reap
+
+    def start(self: Worker) -> None:
+        threads["start"].add(threading.get_ident())
+        real_start(self)
+
+    def reap(self: Worker, timeout: float = 1.0) -> None:
+        threads["reap"].add(threading.get_ident())
+        real_reap(self, timeout)
+
+    monkeypatch.setattr(Worker, "start", start)
+    monkeypatch.setattr(Worker, "reap", reap)
+    engine = Engine(workers=2)
+    try:
+        place = engine.admit(STUDY, "10.0.0.9")
+        review = asyncio.create_task(engine.run(place, "review|z", "10.0.0.9",
+                                                coach.review_job, (SAMPLE,)))
+        await wait_until(lambda: any(w.job is not None for w in engine.workers),
+                         what="the review running")
+        stopped = next(w for w in engine.workers if w.job is not None)
+        review.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await review
+        await wait_until(lambda: not stopped.process.is_alive()
+                         and all(w.ready for w in engine.workers),
+                         what="the stopped worker reaped and its replacement started")
+        listed = await engine.run(engine.admit(STUDY, "10.0.0.9"), "puzzles", "10.0.0.9",
+                                  coach.puzzles_job, ())
+        assert listed["puzzles"]
+        assert threads["start"] and threads["reap"]
+        assert threading.get_ident() not in threads["start"] | threads["reap"]
+    finally:
+        engine.close()

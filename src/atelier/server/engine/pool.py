@@ -10,6 +10,10 @@ the machine, never on the event loop.
   job is dropped from the queue, or its worker killed and replaced if it runs.
 - A worker that dies answers its job with ``engine_failed`` and is replaced;
   a job past :data:`JOB_SECONDS` is stopped the same way.
+- Starting and reaping processes happen on one spawner thread, never on the
+  event loop: each is milliseconds of fork, exec or teardown, and a review
+  flood that hangs up replaces a worker every second or two (with them on the
+  loop, every room's ping p99 grew by several milliseconds).
 - :meth:`Engine.close` answers everything queued or running with
   ``engine_stopping`` and kills the workers: a stop never waits for a search.
 """
@@ -23,6 +27,7 @@ import logging
 import os
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -110,10 +115,12 @@ class Engine:
         """Process ids of the last jobs run (a short list, for tests and /healthz)."""
         self.seconds: dict[str, float] = {PLAY: 0.4, STUDY: 3.0}
         """Recent running time of a job per lane (for Retry-After)."""
+        self._spawner = ThreadPoolExecutor(1, thread_name_prefix="atelier-engine-spawner")
+        """Starts and reaps the workers' processes, one at a time, off the loop."""
         self.replaced = 0
+        """Workers killed and replaced (cancelled or overdue jobs, deaths)."""
         self.done = 0
         """Jobs answered by a worker."""
-        """Workers killed and replaced (cancelled or overdue jobs, deaths)."""
         self._ids = itertools.count(1)
 
     # -- admission ---------------------------------------------------------------
@@ -188,11 +195,9 @@ class Engine:
         if not self.workers and (self.queue.waiting(PLAY) or self.queue.waiting(STUDY)):
             # started on first use: a server never asked to think starts no process
             play_only = self.size - study_workers(self.size) if self.size > 1 else 0
-            self.workers = [Worker(play_only=i < play_only) for i in range(self.size)]
-            for worker in self.workers:
-                self._listen(worker)
+            self.workers = [self._new_worker(i < play_only) for i in range(self.size)]
         for worker in self.workers:
-            if worker.job is not None:
+            if worker.job is not None or not worker.ready:
                 continue
             job = self.queue.pop((PLAY,) if worker.play_only else (PLAY, STUDY))
             if job is None:
@@ -216,6 +221,42 @@ class Engine:
         except (OSError, ValueError) as error:  # a pipe to a dead process
             log.error("engine worker %s could not be sent a job: %r", worker.pid, error)
             self._failed(worker)
+
+    def _new_worker(self, play_only: bool, reap: Worker | None = None) -> Worker:
+        """A worker, started on the spawner thread (after ``reap``, a stopped one,
+        is reaped there); it takes jobs once started (:meth:`_started`)."""
+        worker = Worker(play_only, start=False)
+        loop = asyncio.get_running_loop()
+
+        def start() -> bool:
+            if reap is not None:
+                reap.reap()
+            if self.closed:
+                return False
+            worker.start()
+            if self.closed:  # closed while it started: close() could not stop it
+                worker.kill()
+                return False
+            return True
+
+        def started(done: Future[bool]) -> None:
+            with contextlib.suppress(RuntimeError):  # the loop closed: the server stopped
+                loop.call_soon_threadsafe(self._started, worker, done)
+
+        self._spawner.submit(start).add_done_callback(started)
+        return worker
+
+    def _started(self, worker: Worker, done: Future[bool]) -> None:
+        if done.cancelled() or self.closed or worker not in self.workers:
+            return
+        error = done.exception()
+        if error is not None or not done.result():
+            log.error("engine worker could not be started: %r", error)
+            self._replace(worker, delay=1.0)
+            return
+        worker.ready = True
+        self._listen(worker)
+        self._dispatch()
 
     def _listen(self, worker: Worker) -> None:
         asyncio.get_running_loop().add_reader(worker.conn.fileno(), self._answer, worker)
@@ -257,9 +298,15 @@ class Engine:
         """The worker died (killed, out of memory, a crash): its job is answered
         with a clear error and a new worker takes its place."""
         job = worker.job
-        worker.process.join(timeout=0.5)  # gone already if it died: its exit code says how
-        log.error("engine worker %s died (exit code %s)%s", worker.pid, worker.process.exitcode,
-                  f" running {_named(job)}" if job is not None else "")
+        running = f" running {_named(job)}" if job is not None else ""
+
+        def report() -> None:  # once reaped, its exit code says how it died
+            worker.reap(0.5)
+            log.error("engine worker %s died (exit code %s)%s", worker.pid,
+                      worker.process.exitcode, running)
+
+        with contextlib.suppress(RuntimeError):  # the spawner stopped: the server stops
+            self._spawner.submit(report)
         self._replace(worker)
         if job is not None:
             self._fail_job(job, Busy("engine_failed", 503, 1))
@@ -280,17 +327,27 @@ class Engine:
             if not waiter.done():
                 waiter.set_exception(error)
 
-    def _replace(self, worker: Worker) -> None:
+    def _replace(self, worker: Worker, delay: float = 0.0) -> None:
+        """Stop ``worker`` at once (its search with it) and put a new one in its
+        place; the old process is reaped and the new one started on the spawner."""
         loop = asyncio.get_running_loop()
-        with contextlib.suppress(OSError, ValueError):
-            loop.remove_reader(worker.conn.fileno())
+        if worker.ready:
+            with contextlib.suppress(OSError, ValueError):
+                loop.remove_reader(worker.conn.fileno())
+        worker.ready = False
         worker.job = None
-        worker.kill()
+        worker.stop()
         if worker in self.workers and not self.closed:
             self.replaced += 1
-            fresh = Worker(play_only=worker.play_only)
-            self.workers[self.workers.index(worker)] = fresh
-            self._listen(fresh)
+            if delay:  # a start that failed: not again at once
+                loop.call_later(delay, self._put_back, worker)
+            else:
+                self._put_back(worker)
+
+    def _put_back(self, worker: Worker) -> None:
+        if worker in self.workers and not self.closed:
+            self.workers[self.workers.index(worker)] = self._new_worker(
+                worker.play_only, reap=worker)
 
     # -- stopping ----------------------------------------------------------------
 
@@ -305,10 +362,12 @@ class Engine:
             self._fail_job(job, stopping)
         self.queue.drain()
         loop = asyncio.get_running_loop()
+        self._spawner.shutdown(wait=False, cancel_futures=True)
         for worker in self.workers:
-            with contextlib.suppress(OSError, ValueError):
-                loop.remove_reader(worker.conn.fileno())
-            worker.kill()
+            if worker.ready:
+                with contextlib.suppress(OSError, ValueError):
+                    loop.remove_reader(worker.conn.fileno())
+            worker.kill()  # a worker still starting is stopped by its start (closed)
         self.workers = []
 
     def stats(self) -> dict[str, JSON]:

@@ -49,18 +49,27 @@ def serve(conn: Connection, nice: int) -> None:
 
 
 class Worker:
-    """The server's side of one worker process."""
+    """The server's side of one worker process. Made with ``start=False`` it
+    is started later by :meth:`start`, which may run on another thread (the
+    pool's spawner: starting a process is milliseconds of fork and exec that the
+    event loop must not wait for)."""
 
-    def __init__(self, play_only: bool) -> None:
+    def __init__(self, play_only: bool, start: bool = True) -> None:
         self.play_only = play_only
-        self.conn, child = _spawn.Pipe()
+        self.conn, self._child = _spawn.Pipe()
         nice = PLAY_NICE if play_only else STUDY_NICE
-        self.process = _spawn.Process(target=serve, args=(child, nice), daemon=True,
+        self.process = _spawn.Process(target=serve, args=(self._child, nice), daemon=True,
                                       name="atelier-engine")
-        self.process.start()
-        child.close()
         self.job: Any = None
         """The job it runs now (the pool's), or None."""
+        self.ready = False
+        """Started, and listened to by the pool: only a ready worker is sent jobs."""
+        if start:
+            self.start()
+
+    def start(self) -> None:
+        self.process.start()
+        self._child.close()
 
     @property
     def pid(self) -> int | None:
@@ -74,10 +83,21 @@ class Worker:
         job_id, ok, value, pid = self.conn.recv()
         return int(job_id), bool(ok), value, int(pid)
 
-    def kill(self) -> None:
-        """Stop it now, whatever it runs (a search has no other way to stop)."""
+    def stop(self) -> None:
+        """Stop it now, whatever it runs (a search has no other way to stop), and
+        close its pipe; without waiting for the process to go (:meth:`reap`)."""
         if self.process.is_alive() and self.process.pid is not None:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(self.process.pid, signal.SIGKILL)
         self.conn.close()
-        self.process.join(timeout=1)  # SIGKILL: gone at once; this reaps it
+
+    def reap(self, timeout: float = 1.0) -> None:
+        """Wait for the stopped or dead process to go, and collect its exit code
+        (SIGKILL takes a few milliseconds to tear a process down)."""
+        if self.process.pid is not None:
+            self.process.join(timeout)
+
+    def kill(self) -> None:
+        """Stop it and wait until it is gone."""
+        self.stop()
+        self.reap()
