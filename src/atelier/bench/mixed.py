@@ -11,9 +11,12 @@ so the load's clients never delay it, a bystander who for ``--seconds``:
 
 First alone, then with the load, in another process: ``--drawing`` sketch
 rooms of three drawing a batch every 100 ms, ``--hard`` Piet rooms against the
-hard computer (their player thinks ``--think`` seconds a move), and a review
-flood from ``--addresses`` addresses at once (X-Forwarded-For from a trusted
-proxy), each keeping three reviews of different finished records in flight.
+hard computer (their player thinks ``--think`` seconds a move on average, each
+think drawn between half and one and a half of it, each room starting at a
+moment of its own), and a review flood from ``--addresses`` addresses at once
+(X-Forwarded-For from a trusted proxy), each keeping three reviews of different
+finished records in flight. ``--load-nice N`` lowers the load's process (as if
+its clients were other machines); the bystander is never lowered.
 Printed: p50/p99 of each, with and without the load, their ratio, the
 server's CPU (its engine processes included) and the machine's load.
 
@@ -155,9 +158,15 @@ def my_turn(seat: Seat) -> Any:
 
 async def piet_against_hard(http: httpx.AsyncClient, base_ws: str, stop: float,
                             think: float, replies: list[float] | None = None,
-                            hints: dict[str, int] | None = None) -> None:
+                            hints: dict[str, int] | None = None,
+                            pace: random.Random | None = None) -> None:
     """Games against the hard computer until ``stop``: think, (ask a hint,) move,
-    and time the computer's reply."""
+    and time the computer's reply. With ``pace``, each think is drawn between half
+    and one and a half ``think`` and the first game starts up to one ``think`` late:
+    players of different rooms do not move in step (twenty rooms started at once,
+    each thinking exactly as long, would ask the engine in bursts of twenty)."""
+    if pace is not None:
+        await asyncio.sleep(pace.uniform(0, think))
     while time.monotonic() < stop:
         code = await create(http, "piet", {"opponent": "hard"})
         me = await Seat.join(base_ws, code, "P")
@@ -168,7 +177,7 @@ async def piet_against_hard(http: httpx.AsyncClient, base_ws: str, stop: float,
                 game = state["game"]
                 if game["phase"] == "over":
                     break
-                await asyncio.sleep(think)
+                await asyncio.sleep(think if pace is None else pace.uniform(0.5, 1.5) * think)
                 if hints is not None:
                     await ask_hint(http, me, code, hints)
                 moves = len(game["moves"])
@@ -198,8 +207,9 @@ async def ask_hint(http: httpx.AsyncClient, me: Seat, code: str, hints: dict[str
 
 async def sketch(http: httpx.AsyncClient, base_ws: str, players: int, stop: float,
                  rtts: list[float] | None = None, seed: int = 0) -> None:
-    """A sketch room: the first player draws a batch every 100 ms; with ``rtts``,
-    each batch is timed until the second player receives it."""
+    """A sketch room: the first player draws a batch every 100 ms, from a start
+    drawn by ``seed`` within the first 100 ms (rooms do not draw in step); with
+    ``rtts``, each batch is timed until the second player receives it."""
     batches = record(DEVICES[seed % len(DEVICES)], 100, seed=seed).batches
     code = await create(http, "sketch", {})
     seats = [await Seat.join(base_ws, code, f"S{n}", COLOURS[n]) for n in range(players)]
@@ -214,6 +224,7 @@ async def sketch(http: httpx.AsyncClient, base_ws: str, players: int, stop: floa
                 rtts.append(time.monotonic() - t)
 
     seats[1].on_binary = received
+    await asyncio.sleep(random.Random(seed).uniform(0, 0.1))
     try:
         n = 0
         while time.monotonic() < stop:
@@ -301,7 +312,8 @@ async def load(base: str, seconds: float, args: argparse.Namespace) -> dict[str,
     limits = httpx.Limits(max_connections=500, max_keepalive_connections=100)
     async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
         tasks = [sketch(http, base_ws, 3, stop, seed=10 + n) for n in range(args.drawing)]
-        tasks += [piet_against_hard(http, base_ws, stop, args.think) for _ in range(args.hard)]
+        tasks += [piet_against_hard(http, base_ws, stop, args.think, pace=random.Random(n))
+                  for n in range(args.hard)]
         tasks += [flood(http, f"198.18.0.{n + 1}", stop, counts, n)
                   for n in range(args.addresses)]
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -309,6 +321,8 @@ async def load(base: str, seconds: float, args: argparse.Namespace) -> dict[str,
 
 
 def run_load(base: str, seconds: float, args: argparse.Namespace, pipe: Connection) -> None:
+    if args.load_nice:
+        os.nice(args.load_nice)
     pipe.send(asyncio.run(load(base, seconds, args)))
 
 
@@ -408,6 +422,10 @@ def main(argv: list[str]) -> int:
                     help="the sketch rooms draw without the engine's load too")
     ap.add_argument("--rounds", type=int, default=1,
                     help="alternate the two phases this many times, pooled (default 1)")
+    ap.add_argument("--load-nice", type=int, default=0, metavar="N",
+                    help="run the load's clients at this nice (e.g. 10, as if they were "
+                    "other machines: by default they compete with the server for its "
+                    "cores; the bystander, the instrument, is never lowered)")
     ap.add_argument("--serve-arg", action="append", default=[],
                     help="passed to atelier serve (repeatable)")
     args = ap.parse_args(argv)
@@ -434,7 +452,9 @@ def main(argv: list[str]) -> int:
                   f"the hard computer (a move every {args.think:g} s), reviews from "
                   f"{args.addresses} addresses, 3 at once each; {os.cpu_count()} cores"
                   + ("; the sketch rooms draw in both phases" if args.baseline_drawing else "")
-                  + (f"; {args.rounds} rounds" if args.rounds > 1 else ""), flush=True)
+                  + (f"; {args.rounds} rounds" if args.rounds > 1 else "")
+                  + (f"; the load's clients at nice {args.load_nice}" if args.load_nice else ""),
+                  flush=True)
             rounds = []
             for _ in range(args.rounds):
                 rounds.append((phase(base, server, args.seconds, args, loaded=False),
