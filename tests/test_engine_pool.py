@@ -94,7 +94,25 @@ async def test_a_computer_move_is_searched_in_another_process_while_the_loop_run
         engine.close()
 
 
-async def test_a_job_nobody_waits_for_is_stopped_and_the_worker_replaced() -> None:
+async def test_a_job_nobody_waits_for_is_stopped_and_the_worker_replaced(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stopped at once, and the worker replaced, with every process started and
+    reaped off the event loop's thread: each is milliseconds of fork, exec or
+    teardown, and on the loop's thread a review flood that hangs up stalled
+    every room. (The real methods run; the wrappers only note the thread.)"""
+    threads: dict[str, set[int]] = {"start": set(), "reap": set()}
+    real_start, real_reap = Worker.start, Worker.reap
+
+    def start(self: Worker) -> None:
+        threads["start"].add(threading.get_ident())
+        real_start(self)
+
+    def reap(self: Worker, timeout: float = 1.0) -> None:
+        threads["reap"].add(threading.get_ident())
+        real_reap(self, timeout)
+
+    monkeypatch.setattr(Worker, "start", start)
+    monkeypatch.setattr(Worker, "reap", reap)
     engine = Engine(workers=2)
     try:
         place = engine.admit(STUDY, "10.0.0.9")
@@ -113,6 +131,8 @@ async def test_a_job_nobody_waits_for_is_stopped_and_the_worker_replaced() -> No
         again = engine.admit(STUDY, "10.0.0.9")
         listed = await engine.run(again, "puzzles", "10.0.0.9", coach.puzzles_job, ())
         assert listed["puzzles"]
+        assert threads["start"] and threads["reap"]
+        assert threading.get_ident() not in threads["start"] | threads["reap"]
     finally:
         engine.close()
 
@@ -185,43 +205,3 @@ async def test_searches_run_below_the_event_loops_priority_and_reviews_below_pla
     finally:
         engine.close()
 
-
-async def test_processes_are_started_and_reaped_off_the_event_loops_thread(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each is milliseconds of fork, exec or teardown: on the loop's thread, a
-    review flood that hangs up stalled every room's ping. The real methods run;
-    the wrappers only note the thread."""
-    threads: dict[str, set[int]] = {"start": set(), "reap": set()}
-    real_start, real_reap = Worker.start, Worker.reap
-
-    def start(self: Worker) -> None:
-        threads["start"].add(threading.get_ident())
-        real_start(self)
-
-    def reap(self: Worker, timeout: float = 1.0) -> None:
-        threads["reap"].add(threading.get_ident())
-        real_reap(self, timeout)
-
-    monkeypatch.setattr(Worker, "start", start)
-    monkeypatch.setattr(Worker, "reap", reap)
-    engine = Engine(workers=2)
-    try:
-        place = engine.admit(STUDY, "10.0.0.9")
-        review = asyncio.create_task(engine.run(place, "review|z", "10.0.0.9",
-                                                coach.review_job, (SAMPLE,)))
-        await wait_until(lambda: any(w.job is not None for w in engine.workers),
-                         what="the review running")
-        stopped = next(w for w in engine.workers if w.job is not None)
-        review.cancel()
-        with pytest.raises(asyncio.CancelledError):
-            await review
-        await wait_until(lambda: not stopped.process.is_alive()
-                         and all(w.ready for w in engine.workers),
-                         what="the stopped worker reaped and its replacement started")
-        listed = await engine.run(engine.admit(STUDY, "10.0.0.9"), "puzzles", "10.0.0.9",
-                                  coach.puzzles_job, ())
-        assert listed["puzzles"]
-        assert threads["start"] and threads["reap"]
-        assert threading.get_ident() not in threads["start"] | threads["reap"]
-    finally:
-        engine.close()
