@@ -362,12 +362,14 @@ class Engine:
             self._fail_job(job, stopping)
         self.queue.drain()
         loop = asyncio.get_running_loop()
-        self._spawner.shutdown(wait=False, cancel_futures=True)
+        # what waits is dropped; a start under way finishes (milliseconds) and,
+        # seeing the pool closed, kills its process: none outlives the stop
+        self._spawner.shutdown(wait=True, cancel_futures=True)
         for worker in self.workers:
             if worker.ready:
                 with contextlib.suppress(OSError, ValueError):
                     loop.remove_reader(worker.conn.fileno())
-            worker.kill()  # a worker still starting is stopped by its start (closed)
+            worker.kill()
         self.workers = []
 
     def stats(self) -> dict[str, JSON]:
