@@ -28,10 +28,12 @@ _spawn = multiprocessing.get_context("spawn")
 
 def serve(conn: Connection, nice: int) -> None:
     """The worker's loop (in the child): a job in, its answer out, until the
-    pipe closes. Answers carry the process id the job ran in."""
+    pipe closes. Answers carry the process id the job ran in. ``nice`` is the
+    niceness to run at (absolute: the server set it already as the process
+    started, this makes sure)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # a terminal's ^C is the server's to handle
     with contextlib.suppress(OSError):
-        os.nice(nice)
+        os.setpriority(os.PRIO_PROCESS, 0, nice)
     pid = os.getpid()
     while True:
         try:
@@ -57,9 +59,10 @@ class Worker:
     def __init__(self, play_only: bool, start: bool = True) -> None:
         self.play_only = play_only
         self.conn, self._child = _spawn.Pipe()
-        nice = PLAY_NICE if play_only else STUDY_NICE
-        self.process = _spawn.Process(target=serve, args=(self._child, nice), daemon=True,
-                                      name="atelier-engine")
+        self.nice = min(19, os.getpriority(os.PRIO_PROCESS, 0)
+                        + (PLAY_NICE if play_only else STUDY_NICE))
+        self.process = _spawn.Process(target=serve, args=(self._child, self.nice),
+                                      daemon=True, name="atelier-engine")
         self.job: Any = None
         """The job it runs now (the pool's), or None."""
         self.ready = False
@@ -69,6 +72,12 @@ class Worker:
 
     def start(self) -> None:
         self.process.start()
+        # lowered at once, not once it has imported the engine: a new interpreter's
+        # start is a few hundred milliseconds of CPU, and a flood that hangs up
+        # has a worker replaced every few seconds, beside the rooms' event loop
+        with contextlib.suppress(OSError):
+            if self.process.pid is not None:
+                os.setpriority(os.PRIO_PROCESS, self.process.pid, self.nice)
         self._child.close()
 
     @property
