@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+from array import array
 
 import pytest
 from hypothesis import given
@@ -33,8 +34,6 @@ def test_the_collector_does_not_walk_the_batches() -> None:
     log = BatchLog(bytes([n % 256]) * 20 for n in range(10_000))
     # the buffer, the ends, the size (one integer) and the class, however many
     # batches: nothing the collector would walk into
-    from array import array
-
     refs = gc.get_referents(log)
     assert len(refs) <= 4
     assert all(isinstance(r, bytearray | array | int | type) for r in refs), refs

@@ -228,29 +228,27 @@ class Engine:
         worker = Worker(play_only, start=False)
         loop = asyncio.get_running_loop()
 
-        def start() -> bool:
+        def start() -> None:
             if reap is not None:
                 reap.reap()
             if self.closed:
-                return False
+                return
             worker.start()
             if self.closed:  # closed while it started: close() could not stop it
                 worker.kill()
-                return False
-            return True
 
-        def started(done: Future[bool]) -> None:
+        def started(done: Future[None]) -> None:
             with contextlib.suppress(RuntimeError):  # the loop closed: the server stopped
                 loop.call_soon_threadsafe(self._started, worker, done)
 
         self._spawner.submit(start).add_done_callback(started)
         return worker
 
-    def _started(self, worker: Worker, done: Future[bool]) -> None:
+    def _started(self, worker: Worker, done: Future[None]) -> None:
         if done.cancelled() or self.closed or worker not in self.workers:
             return
         error = done.exception()
-        if error is not None or not done.result():
+        if error is not None:
             log.error("engine worker could not be started: %r", error)
             self._replace(worker, delay=1.0)
             return
@@ -260,6 +258,13 @@ class Engine:
 
     def _listen(self, worker: Worker) -> None:
         asyncio.get_running_loop().add_reader(worker.conn.fileno(), self._answer, worker)
+
+    def _unlisten(self, worker: Worker) -> None:
+        """No more jobs for ``worker``, nor answers read from it."""
+        if worker.ready:
+            with contextlib.suppress(OSError, ValueError):
+                asyncio.get_running_loop().remove_reader(worker.conn.fileno())
+        worker.ready = False
 
     def _answer(self, worker: Worker) -> None:
         """The worker's pipe is readable: an answer, or the end of the process."""
@@ -330,17 +335,13 @@ class Engine:
     def _replace(self, worker: Worker, delay: float = 0.0) -> None:
         """Stop ``worker`` at once (its search with it) and put a new one in its
         place; the old process is reaped and the new one started on the spawner."""
-        loop = asyncio.get_running_loop()
-        if worker.ready:
-            with contextlib.suppress(OSError, ValueError):
-                loop.remove_reader(worker.conn.fileno())
-        worker.ready = False
+        self._unlisten(worker)
         worker.job = None
         worker.stop()
         if worker in self.workers and not self.closed:
             self.replaced += 1
             if delay:  # a start that failed: not again at once
-                loop.call_later(delay, self._put_back, worker)
+                asyncio.get_running_loop().call_later(delay, self._put_back, worker)
             else:
                 self._put_back(worker)
 
@@ -361,14 +362,11 @@ class Engine:
         for job in list(self.jobs.values()):
             self._fail_job(job, stopping)
         self.queue.drain()
-        loop = asyncio.get_running_loop()
         # what waits is dropped; a start under way finishes (milliseconds) and,
         # seeing the pool closed, kills its process: none outlives the stop
         self._spawner.shutdown(wait=True, cancel_futures=True)
         for worker in self.workers:
-            if worker.ready:
-                with contextlib.suppress(OSError, ValueError):
-                    loop.remove_reader(worker.conn.fileno())
+            self._unlisten(worker)
             worker.kill()
         self.workers = []
 
