@@ -53,10 +53,12 @@ def _services(request: pytest.FixtureRequest) -> None:
 def server_factory(tmp_path: Path) -> Iterator[Callable[..., ServerProcess]]:
     started: list[ServerProcess] = []
 
-    def make(*args: str, db: str | None = "default", port: int | None = None) -> ServerProcess:
+    def make(*args: str, db: str | None = "default", port: int | None = None,
+             env: dict[str, str] | None = None) -> ServerProcess:
         path = str(tmp_path / "atelier.sqlite3") if db == "default" else db
         port = port or free_port()
-        srv = ServerProcess(port, path, list(args), log_path=str(tmp_path / f"server-{port}.log"))
+        srv = ServerProcess(port, path, list(args), log_path=str(tmp_path / f"server-{port}.log"),
+                            env=env)
         srv.start()
         started.append(srv)
         return srv

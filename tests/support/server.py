@@ -41,6 +41,7 @@ class ServerProcess:
     proc: subprocess.Popen[bytes] | None = None
     log_path: str | None = None  # the server's stderr (a file: a full pipe would block it)
     nofile: int | None = None  # the file limit the server starts with (its soft limit)
+    env: dict[str, str] | None = None  # more of the server's environment
 
     @property
     def http(self) -> str:
@@ -51,7 +52,7 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}"
 
     def start(self) -> ServerProcess:
-        env = {**os.environ, "PYTHONPATH": f"{TESTS}{os.pathsep}{ROOT / 'src'}"}
+        env = {**os.environ, "PYTHONPATH": f"{TESTS}{os.pathsep}{ROOT / 'src'}", **(self.env or {})}
         cmd = [sys.executable, "-m", "atelier", "serve", "--host", "127.0.0.1",
                "--port", str(self.port), "--quiet", "--extra-game", "support.secrets_game:SECRETS",
                *self.args]

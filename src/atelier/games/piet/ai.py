@@ -165,12 +165,39 @@ def _margin(state: State, player: int) -> float:
     return diff + 5.0 * ((diff > 0) - (diff < 0))
 
 
-def playout(state: State, seed: int) -> State:
+def playout_py(state: State, seed: int) -> State:
     """The end of the game from ``state`` with greedy play on both sides."""
     rng = random.Random(seed)
     while state.phase != OVER:
         state = _greedy_step(state, rng)
     return state
+
+
+COMPILED_PLAYOUT: Callable[..., tuple[int, ...]] | None
+"""The compiled play-out (_playout.c), None where it was not built."""
+try:
+    from atelier.games.piet._playout import playout as COMPILED_PLAYOUT
+except ImportError:  # installed without a C compiler: playout_py, some 50 times slower
+    COMPILED_PLAYOUT = None
+
+_PHASE_CODE = {PAINTING: 0, FILLING: 1, OVER: 2}
+_PHASES = (PAINTING, FILLING, OVER)
+
+
+def playout(state: State, seed: int) -> State:
+    """``playout_py``'s answer, from the compiled play-out (_playout.c) where it
+    was built: the same moves and the same random numbers, so the same state."""
+    if COMPILED_PLAYOUT is None or not 0 <= seed < 1 << 32:
+        return playout_py(state, seed)
+    (r, y, b), ((a0, a1, a2), (b0, b1, b2)) = state.palette, state.canvases
+    (r, y, b, a0, a1, a2, b0, b1, b2, score0, score1, phase, to_move, starter, next_painter,
+     finisher) = COMPILED_PLAYOUT(
+        r, y, b, a0, a1, a2, b0, b1, b2, state.scores[0], state.scores[1],
+        _PHASE_CODE[state.phase], state.to_move, state.starter, state.next_painter,
+        state.finisher, seed)
+    return state._replace(palette=(r, y, b), canvases=((a0, a1, a2), (b0, b1, b2)),
+                          scores=(score0, score1), phase=_PHASES[phase], to_move=to_move,
+                          starter=starter, next_painter=next_painter, finisher=finisher)
 
 
 def rollout(state: State, player: int, seed: int) -> float:
@@ -306,4 +333,4 @@ def choose_move(state: State, level: str, seed: int, budget: int | None = None) 
     return move
 
 
-__all__ = ["COMPUTER_LEVELS", "LEVELS", "Fill", "choose_move"]
+__all__ = ["COMPILED_PLAYOUT", "COMPUTER_LEVELS", "LEVELS", "Fill", "choose_move"]
