@@ -1,8 +1,8 @@
 """The compiled parts: the ink guard's common case (src/atelier/ink/_scan.c),
 the room socket's (whole binary frames, unmasked: src/atelier/server/wire/_frames.c),
-the ink allowance (src/atelier/server/edge/_allowance.c) and Piet's greedy play-out,
-what the hard computer, hints and reviews spend their time on
-(src/atelier/games/piet/_playout.c).
+the ink allowance (src/atelier/server/edge/_allowance.c) and Piet's greedy play-out
+and exact endgame search, what the hard computer, hints and reviews spend their
+time on (src/atelier/games/piet/_engine.c).
 
 Optional: without a C compiler the package installs without them and each runs
 their Python paths, which are correct but cost the server more CPU per batch
@@ -19,7 +19,7 @@ setup(
                   optional=True, extra_compile_args=["-O2"]),
         Extension("atelier.server.edge._allowance", ["src/atelier/server/edge/_allowance.c"],
                   optional=True, extra_compile_args=["-O2"]),
-        Extension("atelier.games.piet._playout", ["src/atelier/games/piet/_playout.c"],
+        Extension("atelier.games.piet._engine", ["src/atelier/games/piet/_engine.c"],
                   optional=True, extra_compile_args=["-O2"]),
     ]
 )

@@ -9,7 +9,7 @@ COMPILED_PARTS = (
     "atelier.ink._scan",
     "atelier.server.wire._frames",
     "atelier.server.edge._allowance",
-    "atelier.games.piet._playout",
+    "atelier.games.piet._engine",
 )
 """The C extensions setup.py builds; each has a Python path beside it that gives
 the same answers, taken when the extension cannot be imported."""

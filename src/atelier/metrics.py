@@ -57,8 +57,9 @@ log = logging.getLogger(__name__)
 
 # Seconds, from a local commit (under a millisecond) to a slow database.
 _SHORT = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
-# Engine jobs: a hint in tens of milliseconds, a review in seconds.
-_ENGINE = (0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
+# Engine jobs: a computer move or a hint in milliseconds (compiled play-outs), a
+# review in about a second; many times both without the compiled parts.
+_ENGINE = (0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 
 HELLOS = Counter("atelier_hellos", "Room sockets that said hello and joined a room")
 MESSAGES_IN = Counter("atelier_messages_in", "Text messages received on room sockets, by type",

@@ -42,7 +42,10 @@ def process_tree(pid: int) -> list[int]:
 
 
 def proc_cpu_seconds(pid: int) -> float:
-    """CPU time of the process and its children."""
+    """CPU time of the process and its children, those it has reaped included:
+    an engine worker killed and replaced mid-run (a review whose asker hung up)
+    takes its CPU with it from /proc, and the parent's cutime/cstime is where
+    the kernel keeps it."""
     total = 0.0
     for p in process_tree(pid):
         try:
@@ -50,7 +53,8 @@ def proc_cpu_seconds(pid: int) -> float:
                 fields = f.read().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        # utime, stime, and cutime, cstime: the reaped children's
+        total += sum(int(fields[i]) for i in (11, 12, 13, 14)) / os.sysconf("SC_CLK_TCK")
     return total
 
 

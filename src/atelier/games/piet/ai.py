@@ -174,9 +174,9 @@ def playout_py(state: State, seed: int) -> State:
 
 
 COMPILED_PLAYOUT: Callable[..., tuple[int, ...]] | None
-"""The compiled play-out (_playout.c), None where it was not built."""
+"""The compiled play-out (_engine.c), None where it was not built."""
 try:
-    from atelier.games.piet._playout import playout as COMPILED_PLAYOUT
+    from atelier.games.piet._engine import playout as COMPILED_PLAYOUT
 except ImportError:  # installed without a C compiler: playout_py, some 50 times slower
     COMPILED_PLAYOUT = None
 
@@ -185,7 +185,7 @@ _PHASES = (PAINTING, FILLING, OVER)
 
 
 def playout(state: State, seed: int) -> State:
-    """``playout_py``'s answer, from the compiled play-out (_playout.c) where it
+    """``playout_py``'s answer, from the compiled play-out (_engine.c) where it
     was built: the same moves and the same random numbers, so the same state."""
     if COMPILED_PLAYOUT is None or not 0 <= seed < 1 << 32:
         return playout_py(state, seed)

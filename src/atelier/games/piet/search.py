@@ -230,7 +230,7 @@ class Search:
             return None
         pal, me, them, diff, filling, key_me = _args(state)
         move_id = self.table[(*pal, *me, *them, diff, filling, key_me)][2]
-        return value, _move(state, move_id)
+        return value, move_of(state, move_id)
 
     def best_move(self, state: State, rng: random.Random, max_depth: int) -> Move:
         """A depth-limited search's move: iterative deepening up to ``max_depth``
@@ -240,7 +240,7 @@ class Search:
         kids = self._fills(pal, me, them, diff, key_me) if filling else self._paints(
             pal, me, them, diff, key_me)
         if len(kids) == 1:
-            return _move(state, kids[0][0])
+            return move_of(state, kids[0][0])
         order = list(range(len(kids)))
         choice = kids[0][0]
         for depth in range(1, max_depth + 1):
@@ -267,7 +267,7 @@ class Search:
                     break
                 continue
             break
-        return _move(state, choice)
+        return move_of(state, choice)
 
 
 def _args(state: State) -> Args:
@@ -280,11 +280,18 @@ def _args(state: State) -> Args:
             key_me)
 
 
-def _move(state: State, move_id: int) -> Move:
+def position(state: State) -> tuple[int, int, int, int, int, int, int, int, int, int, bool, bool]:
+    """``_args`` spread out, as the compiled search (_engine.Table) takes a position."""
+    pal, me, them, diff, filling, key_me = _args(state)
+    return (*pal, *me, *them, diff, filling, key_me)
+
+
+def move_of(state: State, move_id: int) -> Move:
+    """The move a search's move id stands for in ``state``."""
     if move_id & _FILL_ID:
         return Fill(move_id >> 4 & 3, move_id & 15)
     assert state.phase == PAINTING
     return Paint(SHAPES[move_id >> 5].cells, move_id & 31)
 
 
-__all__ = ["OutOfBudget", "Search"]
+__all__ = ["OutOfBudget", "Search", "move_of", "position"]
