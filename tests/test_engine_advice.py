@@ -63,7 +63,7 @@ def engine_server(server_factory: Callable[..., ServerProcess]) -> ServerProcess
     # two engine processes as on the smallest machine; X-Forwarded-For believed
     # from the test, so one test speaks from many addresses. The engine in Python
     # (as installed without a C compiler): these tests hang up on, kill and
-    # stop reviews while they run, and compiled, a review here lasts about a second.
+    # stop reviews while they run, and compiled, a review here lasts a quarter of a second.
     return server_factory("--engine-workers", "2", "--forwarded-allow-ips", "127.0.0.1",
                           env={"ATELIER_PURE_PYTHON": "1"})
 

@@ -57,8 +57,8 @@ log = logging.getLogger(__name__)
 
 # Seconds, from a local commit (under a millisecond) to a slow database.
 _SHORT = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
-# Engine jobs: a computer move or a hint in milliseconds (compiled play-outs), a
-# review in about a second; many times both without the compiled parts.
+# Engine jobs: a computer move or a hint in milliseconds (the engine compiled), a
+# review in a quarter of a second; fifty times both without the compiled parts.
 _ENGINE = (0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0)
 
 HELLOS = Counter("atelier_hellos", "Room sockets that said hello and joined a room")
