@@ -17,6 +17,9 @@ moment of its own), and a review flood from ``--addresses`` addresses at once
 (X-Forwarded-For from a trusted proxy), each keeping three reviews of different
 finished records in flight. ``--load-nice N`` lowers the load's process (as if
 its clients were other machines); the bystander is never lowered.
+``--load-level easy`` has the load's Piet rooms play the easy computer, whose
+moves cost the engine almost nothing: the same rooms' traffic without their
+searches, to tell what the searches cost a bystander from what the rooms do.
 Printed: p50/p99 of each, with and without the load, their ratio, the
 server's CPU (its engine processes included) and the machine's load.
 
@@ -159,8 +162,9 @@ def my_turn(seat: Seat) -> Any:
 async def piet_against_hard(http: httpx.AsyncClient, base_ws: str, stop: float,
                             think: float, replies: list[float] | None = None,
                             hints: dict[str, int] | None = None,
-                            pace: random.Random | None = None) -> None:
-    """Games against the hard computer until ``stop``: think, (ask a hint,) move,
+                            pace: random.Random | None = None, level: str = "hard") -> None:
+    """Games against the computer (``level``: hard unless told) until ``stop``:
+    think, (ask a hint,) move,
     and time the computer's reply. With ``pace``, each think is drawn between half
     and one and a half ``think`` and the first game starts up to one ``think`` late:
     players of different rooms do not move in step (twenty rooms started at once,
@@ -168,7 +172,7 @@ async def piet_against_hard(http: httpx.AsyncClient, base_ws: str, stop: float,
     if pace is not None:
         await asyncio.sleep(pace.uniform(0, think))
     while time.monotonic() < stop:
-        code = await create(http, "piet", {"opponent": "hard"})
+        code = await create(http, "piet", {"opponent": level})
         me = await Seat.join(base_ws, code, "P")
         await me.request({"t": "start"})
         try:
@@ -312,8 +316,8 @@ async def load(base: str, seconds: float, args: argparse.Namespace) -> dict[str,
     limits = httpx.Limits(max_connections=500, max_keepalive_connections=100)
     async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as http:
         tasks = [sketch(http, base_ws, 3, stop, seed=10 + n) for n in range(args.drawing)]
-        tasks += [piet_against_hard(http, base_ws, stop, args.think, pace=random.Random(n))
-                  for n in range(args.hard)]
+        tasks += [piet_against_hard(http, base_ws, stop, args.think, pace=random.Random(n),
+                                    level=args.load_level) for n in range(args.hard)]
         tasks += [flood(http, f"198.18.0.{n + 1}", stop, counts, n)
                   for n in range(args.addresses)]
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -414,6 +418,9 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--hard", type=int, default=20, help="Piet rooms against the hard computer")
     ap.add_argument("--think", type=float, default=3.0,
                     help="seconds a Piet player thinks before each move (default 3)")
+    ap.add_argument("--load-level", choices=("easy", "medium", "hard"), default="hard",
+                    help="the computer the --hard rooms play (default hard; easy asks the "
+                    "engine for almost nothing: the rooms' traffic without their searches)")
     ap.add_argument("--addresses", type=int, default=20, help="addresses flooding reviews")
     ap.add_argument("--bystander-think", type=float, default=None,
                     help="seconds the bystander thinks before each move (default --think); "
@@ -449,7 +456,7 @@ def main(argv: list[str]) -> int:
             engine = httpx.get(base + "/healthz").json()["engine"]
             print(f"atelier bench mixed: {args.seconds:.0f} s each; load: {args.drawing} "
                   f"sketch rooms of 3 drawing every 100 ms, {args.hard} Piet rooms against "
-                  f"the hard computer (a move every {args.think:g} s), reviews from "
+                  f"the {args.load_level} computer (a move every {args.think:g} s), reviews from "
                   f"{args.addresses} addresses, 3 at once each; {os.cpu_count()} cores"
                   + ("; the sketch rooms draw in both phases" if args.baseline_drawing else "")
                   + (f"; {args.rounds} rounds" if args.rounds > 1 else "")
