@@ -243,6 +243,16 @@ static int chain_score(uint32_t full, uint32_t fresh) {
     return total;
 }
 
+/* board.move_score: points for placing `added` (disjoint from it) on a canvas */
+static int move_score(uint32_t r, uint32_t y, uint32_t b, const uint32_t *added) {
+    const uint32_t canvas[3] = {r, y, b};
+    int points = 0;
+    for (int c = 0; c < 3; c++)
+        if (added[c])
+            points += chain_score(canvas[c] | added[c], added[c]);
+    return points;
+}
+
 /* --- the game: rules.State, and the greedy step ------------------------------- */
 
 typedef struct {
@@ -311,10 +321,7 @@ static void paint_step(State *s, Twister *t) {
             uint32_t added[3] = {0, 0, 0};
             for (int i = 0; i < shape->size; i++)
                 added[colour_of[shape->cells[i]]] |= 1u << place->cells[i];
-            int points = 0;
-            for (int c = 0; c < 3; c++)
-                if (added[c])
-                    points += chain_score(canvas[c] | added[c], added[c]);
+            int points = move_score(canvas[0], canvas[1], canvas[2], added);
             if (points > top) {
                 top = points;
                 n_best = 0;
@@ -486,10 +493,7 @@ static int paints(const Position *p, Child *out, Child *unsorted) {
             uint32_t added[3] = {0, 0, 0};
             for (int i = 0; i < shape->size; i++)
                 added[colours[i]] |= 1u << place->cells[i];
-            int points = 0;
-            for (int c = 0; c < 3; c++)
-                if (added[c])
-                    points += chain_score(p->me[c] | added[c], added[c]);
+            int points = move_score(p->me[0], p->me[1], p->me[2], added);
             uint16_t after[3];
             for (int c = 0; c < 3; c++)
                 after[c] = (uint16_t)(p->me[c] | added[c]);
