@@ -165,10 +165,10 @@ async def piet_against_hard(http: httpx.AsyncClient, base_ws: str, stop: float,
                             pace: random.Random | None = None, level: str = "hard") -> None:
     """Games against the computer (``level``: hard unless told) until ``stop``:
     think, (ask a hint,) move, and time the computer's reply. With ``pace``, each
-    think is drawn between half
-    and one and a half ``think`` and the first game starts up to one ``think`` late:
-    players of different rooms do not move in step (twenty rooms started at once,
-    each thinking exactly as long, would ask the engine in bursts of twenty)."""
+    think is drawn between half and one and a half ``think`` and the first game
+    starts up to one ``think`` late: players of different rooms do not move in
+    step (twenty rooms started at once, each thinking exactly as long, would ask
+    the engine in bursts of twenty)."""
     if pace is not None:
         await asyncio.sleep(pace.uniform(0, think))
     while time.monotonic() < stop:
