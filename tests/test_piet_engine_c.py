@@ -15,6 +15,7 @@ import random
 import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -29,17 +30,20 @@ from atelier.games.piet.rules import OVER, State, legal_moves, new_game, play
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def random_game(game: int, brushes: bool) -> Iterator[State]:
+    """Every position of random game number ``game``, its end included; the
+    beginner's setup for odd numbers, the empty one for even."""
+    state = new_game("beginner" if game % 2 else "empty", brushes=brushes)
+    pick = random.Random(game)
+    while state.phase != OVER:
+        yield state
+        state = play(state, pick.choice(sorted(legal_moves(state), key=format_move)))[0]
+    yield state
+
+
 def positions(games: int) -> list[State]:
     """Every position of ``games`` random games, both setups, brushes on and off."""
-    found = []
-    for game in range(games):
-        state = new_game("beginner" if game % 2 else "empty", brushes=game % 3 == 0)
-        pick = random.Random(game)
-        while state.phase != OVER:
-            found.append(state)
-            state = play(state, pick.choice(sorted(legal_moves(state), key=format_move)))[0]
-        found.append(state)
-    return found
+    return [state for game in range(games) for state in random_game(game, game % 3 == 0)]
 
 
 def test_the_server_plays_out_and_searches_in_c_where_it_was_built() -> None:
@@ -92,13 +96,12 @@ def test_every_compiled_part_can_be_left_out_for_its_python_path() -> None:
 import importlib
 import atelier, atelier.games.piet.ai as ai, atelier.ink.guard as guard
 import atelier.server.edge.limits as limits, atelier.server.wire.wsframe as wsframe
-import atelier.server.ink.bundles as bundles
+import atelier.server.ink.bundles as bundles, atelier.games.piet.endgame as endgame
 def importable(name):
     try:
         return bool(importlib.import_module(name))
     except ImportError:
         return False
-import atelier.games.piet.endgame as endgame
 print(*[importable(name) for name in atelier.COMPILED_PARTS], ai.COMPILED_PLAYOUT is not None,
       endgame.COMPILED, guard.COMPILED, limits.COMPILED is not None, wsframe.COMPILED,
       bundles.spread is not bundles.spread_py)
@@ -152,14 +155,11 @@ def test_a_table_kept_over_a_whole_game_answers_as_the_pythons() -> None:
     for game in range(40, 52):
         kept = {True: Endgame(0, compiled=True), False: Endgame(0, compiled=False)}
         answers: dict[bool, list[object]] = {True: [], False: []}
-        state = new_game("beginner" if game % 2 else "empty")
-        pick = random.Random(game)
-        while state.phase != OVER:
+        for state in random_game(game, brushes=False):
             if endgame_in_reach(state):
                 for compiled, search in kept.items():
                     search.nodes, search.budget = 0, 3000
                     answers[compiled].append((search.solve(state), search.nodes, search.kept()))
-            state = play(state, pick.choice(sorted(legal_moves(state), key=format_move)))[0]
         assert answers[True] == answers[False], game
 
 

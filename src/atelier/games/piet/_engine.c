@@ -243,6 +243,11 @@ static int chain_score(uint32_t full, uint32_t fresh) {
     return total;
 }
 
+/* board.colour_at on the palette: the colour on a cell that holds a piece */
+static inline int palette_colour(uint32_t red, uint32_t yellow, int cell) {
+    return (red >> cell & 1) ? 0 : (yellow >> cell & 1) ? 1 : 2;
+}
+
 /* board.move_score: points for placing `added` (disjoint from it) on a canvas */
 static int move_score(uint32_t r, uint32_t y, uint32_t b, const uint32_t *added) {
     const uint32_t canvas[3] = {r, y, b};
@@ -309,7 +314,7 @@ static void paint_step(State *s, Twister *t) {
     uint32_t free_cells = FULL_CANVAS & ~occupied(canvas);
     int colour_of[9];
     for (int i = 0; i < 9; i++)
-        colour_of[i] = (s->pal[0] >> i & 1) ? 0 : (s->pal[1] >> i & 1) ? 1 : 2;
+        colour_of[i] = palette_colour(s->pal[0], s->pal[1], i);
     for (int k = 0; k < n_shapes; k++) {
         const Shape *shape = &shapes[k];
         if ((have & shape->mask) != shape->mask)
@@ -398,8 +403,10 @@ typedef struct {
     Child *arena;       /* MAX_PLIES x MAX_CHILDREN: each ply's children */
     Child *scratch;     /* MAX_CHILDREN: painting moves before they are sorted */
     long long nodes, budget;
-    int out; /* the budget ran out: unwind, keeping nothing more */
+    int out; /* why the search stopped early (RAN_OUT...): unwind, keeping nothing more */
 } Table;
+
+enum { GOING = 0, RAN_OUT = 1, NO_MEMORY = 2, TOO_DEEP = 3 };
 
 static void pack(const Position *p, uint64_t *a, uint64_t *b, uint32_t *c) {
     *a = (uint64_t)p->me[0] | (uint64_t)p->me[1] << 16 | (uint64_t)p->me[2] << 32 |
@@ -479,10 +486,8 @@ static int paints(const Position *p, Child *out, Child *unsorted) {
         if ((have & shape->mask) != shape->mask)
             continue;
         int colours[3];
-        for (int i = 0; i < shape->size; i++) {
-            int cell = shape->cells[i];
-            colours[i] = (p->pal[0] >> cell & 1) ? 0 : (p->pal[1] >> cell & 1) ? 1 : 2;
-        }
+        for (int i = 0; i < shape->size; i++)
+            colours[i] = palette_colour(p->pal[0], p->pal[1], shape->cells[i]);
         uint16_t left[3];
         for (int c = 0; c < 3; c++)
             left[c] = (uint16_t)(p->pal[c] & ~shape->mask);
@@ -575,11 +580,11 @@ static int fills(const Position *p, Child *out) {
 /* search.Search.search, exact */
 static int search(Table *t, const Position *p, int alpha, int beta, int depth, int ply) {
     if (++t->nodes > t->budget) {
-        t->out = 1;
+        t->out = RAN_OUT;
         return 0;
     }
     if (ply >= MAX_PLIES) {
-        t->out = 3;
+        t->out = TOO_DEEP;
         return 0;
     }
     int first = -1;
@@ -611,7 +616,7 @@ static int search(Table *t, const Position *p, int alpha, int beta, int depth, i
             value = search(t, &child->next, alpha, beta, depth - 1, ply + 1);
         else
             value = -search(t, &child->next, -beta, -alpha, depth - 1, ply + 1);
-        if (t->out)
+        if (t->out != GOING)
             return 0;
         if (value > best) {
             best = value, best_move = child->id;
@@ -624,19 +629,25 @@ static int search(Table *t, const Position *p, int alpha, int beta, int depth, i
     }
     int flag = best >= beta ? LOWER : best <= start_alpha ? UPPER : EXACT;
     if (store(t, p, best, flag, best_move, depth) < 0) {
-        t->out = 2;
+        t->out = NO_MEMORY;
         return 0;
     }
     return best;
 }
 
+/* A position from the twelve numbers search.position gives (and, for value, the
+ * window, the positions counted so far and the budget). */
 static int parse_position(PyObject *args, Position *p, int *alpha, int *beta, long long *nodes,
                           long long *budget) {
     unsigned int m[9];
     int diff, filling, key_me;
-    if (!PyArg_ParseTuple(args, "IIIIIIIIIippiiLL", &m[0], &m[1], &m[2], &m[3], &m[4], &m[5],
-                          &m[6], &m[7], &m[8], &diff, &filling, &key_me, alpha, beta, nodes,
-                          budget))
+    int ok = alpha == NULL
+        ? PyArg_ParseTuple(args, "IIIIIIIIIipp", &m[0], &m[1], &m[2], &m[3], &m[4], &m[5], &m[6],
+                           &m[7], &m[8], &diff, &filling, &key_me)
+        : PyArg_ParseTuple(args, "IIIIIIIIIippiiLL", &m[0], &m[1], &m[2], &m[3], &m[4], &m[5],
+                           &m[6], &m[7], &m[8], &diff, &filling, &key_me, alpha, beta, nodes,
+                           budget);
+    if (!ok)
         return -1;
     for (int i = 0; i < 9; i++)
         if (m[i] & ~(i < 3 ? FULL_PALETTE : FULL_CANVAS)) {
@@ -664,18 +675,18 @@ static PyObject *table_value(Table *t, PyObject *args) {
     }
     if (t->size == 0 && grow(t) < 0)
         return PyErr_NoMemory();
-    t->out = 0;
+    t->out = GOING;
     int value;
     Py_BEGIN_ALLOW_THREADS
     value = search(t, &p, alpha, beta, WHOLE_GAME, 0);
     Py_END_ALLOW_THREADS
-    if (t->out == 2)
+    if (t->out == NO_MEMORY)
         return PyErr_NoMemory();
-    if (t->out == 3) {
+    if (t->out == TOO_DEEP) {
         PyErr_SetString(PyExc_RuntimeError, "deeper than any game");
         return NULL;
     }
-    if (t->out)
+    if (t->out == RAN_OUT)
         return Py_BuildValue("(OL)", Py_None, t->nodes);
     return Py_BuildValue("(iL)", value, t->nodes);
 }
@@ -683,14 +694,8 @@ static PyObject *table_value(Table *t, PyObject *args) {
 /* Table.best(pal*3, me*3, them*3, diff, filling, key_me) -> the kept best move's id, or -1 */
 static PyObject *table_best(Table *t, PyObject *args) {
     Position p;
-    unsigned int m[9];
-    int diff, filling, key_me;
-    if (!PyArg_ParseTuple(args, "IIIIIIIIIipp", &m[0], &m[1], &m[2], &m[3], &m[4], &m[5], &m[6],
-                          &m[7], &m[8], &diff, &filling, &key_me))
+    if (parse_position(args, &p, NULL, NULL, NULL, NULL) < 0)
         return NULL;
-    for (int c = 0; c < 3; c++)
-        p.pal[c] = (uint16_t)m[c], p.me[c] = (uint16_t)m[3 + c], p.them[c] = (uint16_t)m[6 + c];
-    p.diff = diff, p.filling = (uint8_t)filling, p.key_me = (uint8_t)key_me;
     const Entry *e = lookup(t, &p);
     return PyLong_FromLong(e == NULL ? -1 : e->best);
 }
